@@ -1,0 +1,22 @@
+/**
+ * Internal values of the schema's enums. GraphQL shows `CRYPTO`, `M5`, `BULLISH`; inside,
+ * resolvers and the store use the REST spellings (`crypto`, `5m`, `bullish`), so the facade
+ * and the domain never translate by hand.
+ */
+export const MarketTypeValues = { CRYPTO: 'crypto', FOREX: 'forex', STOCKS: 'stocks' } as const;
+export const MarketStatusValues = { ACTIVE: 'active', INACTIVE: 'inactive' } as const;
+export const IntervalValues = { M5: '5m', M15: '15m', H1: '1h', H4: '4h', D1: '1d' } as const;
+export const TrendValues = { BULLISH: 'bullish', BEARISH: 'bearish', NEUTRAL: 'neutral' } as const;
+export const AlertKindValues = {
+  PRICE_ABOVE: 'price_above',
+  PRICE_BELOW: 'price_below',
+  CHANGE_ABOVE: 'change_above',
+  SIGNAL: 'signal',
+} as const;
+export const AlertStatusValues = { ACTIVE: 'active', TRIGGERED: 'triggered', EXPIRED: 'expired' } as const;
+export const PredictionSignalValues = { HOT: 'hot', WATCH: 'watch', RISING: 'rising', WAIT: 'wait' } as const;
+
+/** GraphQL name of an internal enum value, e.g. ('5m', IntervalValues) -> 'M5'. */
+export function graphqlEnumName<T extends Record<string, string>>(values: T, internal: string): keyof T | undefined {
+  return (Object.keys(values) as (keyof T)[]).find((k) => values[k] === internal);
+}

@@ -1,0 +1,5 @@
+/** Parameter bounds of D6, shared by the REST parameter schemas and the GraphQL resolvers. */
+export const MARKETS_PAGE = { min: 1, max: 500, default: 100 } as const;
+export const BRIEF_LIMIT = { min: 1, max: 100, default: 10 } as const;
+export const BRIEF_MAX_SYMBOLS = 100;
+export const DEFAULT_INTERVAL = '1h' as const;

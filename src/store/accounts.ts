@@ -1,0 +1,170 @@
+/** Accounts and their API keys. */
+import type { Kysely } from 'kysely';
+import type { Account, MarketDataPlan, PredictionPlan } from '../domain/account.js';
+import { newId } from '../domain/ids.js';
+import type { AccountsTable, ApiKeysTable, Database } from './tables.js';
+
+export interface ApiKeyRecord {
+  id: string;
+  accountId: string;
+  displayPrefix: string;
+  name: string;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+export interface KeyWithAccount {
+  keyId: string;
+  keyHash: string;
+  revokedAt: number | null;
+  account: Account;
+}
+
+export interface ApiKeyListing extends ApiKeyRecord {
+  marketDataPlan: MarketDataPlan;
+  predictionPlan: PredictionPlan;
+}
+
+function toAccount(row: Pick<AccountsTable, 'id' | 'name' | 'market_data_plan' | 'prediction_plan'>): Account {
+  return {
+    id: row.id,
+    name: row.name,
+    marketDataPlan: row.market_data_plan as MarketDataPlan,
+    predictionPlan: row.prediction_plan as PredictionPlan,
+  };
+}
+
+function toKeyRecord(row: ApiKeysTable): ApiKeyRecord {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    displayPrefix: row.display_prefix,
+    name: row.name,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+export function createAccountRepository(db: Kysely<Database>) {
+  return {
+    /** One account per key created by the CLI: quotas are per account (D2). */
+    async createAccountWithKey(input: {
+      name: string;
+      marketDataPlan: MarketDataPlan;
+      predictionPlan: PredictionPlan;
+      keyHash: string;
+      displayPrefix: string;
+      now: number;
+    }): Promise<{ account: Account; key: ApiKeyRecord }> {
+      const account: Account = {
+        id: newId('acct'),
+        name: input.name,
+        marketDataPlan: input.marketDataPlan,
+        predictionPlan: input.predictionPlan,
+      };
+      const key: ApiKeyRecord = {
+        id: newId('key'),
+        accountId: account.id,
+        displayPrefix: input.displayPrefix,
+        name: input.name,
+        createdAt: input.now,
+        revokedAt: null,
+      };
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('accounts')
+          .values({
+            id: account.id,
+            name: account.name,
+            market_data_plan: account.marketDataPlan,
+            prediction_plan: account.predictionPlan,
+            created_at: input.now,
+          })
+          .execute();
+        await trx
+          .insertInto('api_keys')
+          .values({
+            id: key.id,
+            account_id: account.id,
+            display_prefix: key.displayPrefix,
+            key_hash: input.keyHash,
+            name: key.name,
+            created_at: key.createdAt,
+            revoked_at: null,
+          })
+          .execute();
+      });
+      return { account, key };
+    },
+
+    async findKeyByHash(keyHash: string): Promise<KeyWithAccount | undefined> {
+      const row = await db
+        .selectFrom('api_keys')
+        .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+        .select([
+          'api_keys.id as key_id',
+          'api_keys.key_hash',
+          'api_keys.revoked_at',
+          'accounts.id',
+          'accounts.name',
+          'accounts.market_data_plan',
+          'accounts.prediction_plan',
+        ])
+        .where('api_keys.key_hash', '=', keyHash)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      return { keyId: row.key_id, keyHash: row.key_hash, revokedAt: row.revoked_at, account: toAccount(row) };
+    },
+
+    async findKeyById(keyId: string): Promise<(ApiKeyRecord & { account: Account }) | undefined> {
+      const row = await db
+        .selectFrom('api_keys')
+        .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+        .selectAll('api_keys')
+        .select(['accounts.market_data_plan', 'accounts.prediction_plan', 'accounts.name as account_name'])
+        .where('api_keys.id', '=', keyId)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      return {
+        ...toKeyRecord(row),
+        account: toAccount({ ...row, id: row.account_id, name: row.account_name }),
+      };
+    },
+
+    /** Returns false when the key does not exist; revoking twice keeps the first time. */
+    async revokeKey(keyId: string, now: number): Promise<boolean> {
+      const exists = await db.selectFrom('api_keys').select('id').where('id', '=', keyId).executeTakeFirst();
+      if (!exists) return false;
+      await db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', keyId).where('revoked_at', 'is', null).execute();
+      return true;
+    },
+
+    async listKeys(): Promise<ApiKeyListing[]> {
+      const rows = await db
+        .selectFrom('api_keys')
+        .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+        .selectAll('api_keys')
+        .select(['accounts.market_data_plan', 'accounts.prediction_plan'])
+        .orderBy('api_keys.created_at', 'asc')
+        .orderBy('api_keys.id', 'asc')
+        .execute();
+      return rows.map((row) => ({
+        ...toKeyRecord(row),
+        marketDataPlan: row.market_data_plan as MarketDataPlan,
+        predictionPlan: row.prediction_plan as PredictionPlan,
+      }));
+    },
+
+    /** Hashes of keys revoked after `since` (exclusive): how running servers learn of revocations. */
+    async revokedSince(since: number): Promise<{ keyHash: string; revokedAt: number }[]> {
+      const rows = await db
+        .selectFrom('api_keys')
+        .select(['key_hash', 'revoked_at'])
+        .where('revoked_at', '>', since)
+        .execute();
+      return rows.map((r) => ({ keyHash: r.key_hash, revokedAt: r.revoked_at ?? since }));
+    },
+  };
+}
+
+export type AccountRepository = ReturnType<typeof createAccountRepository>;

@@ -1,0 +1,18 @@
+import type { StoreConnection } from './database.js';
+import { createAccountRepository } from './accounts.js';
+import { createMarketRepository } from './markets.js';
+import { createPriceAlertRepository } from './price-alerts.js';
+
+export { openStore, type StoreConnection } from './database.js';
+
+/** The repositories over one connection. */
+export function createStore(connection: StoreConnection) {
+  return {
+    connection,
+    accounts: createAccountRepository(connection.db),
+    markets: createMarketRepository(connection.db),
+    priceAlerts: createPriceAlertRepository(connection.db),
+  };
+}
+
+export type Store = ReturnType<typeof createStore>;

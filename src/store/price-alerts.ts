@@ -1,0 +1,91 @@
+/** Price alerts of variant A (D11). Status transitions are conditional updates, so each happens once. */
+import type { Kysely } from 'kysely';
+import type { AlertKind, AlertStatus, PriceAlert } from '../domain/account.js';
+import { newId } from '../domain/ids.js';
+import type { Database, PriceAlertsTable } from './tables.js';
+
+export interface NewPriceAlert {
+  accountId: string;
+  symbol: string;
+  kind: AlertKind;
+  threshold: number | null;
+  signal: string | null;
+  expiresAt: number | null;
+  now: number;
+}
+
+function toAlert(row: Omit<PriceAlertsTable, 'seq'>): PriceAlert {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    symbol: row.symbol,
+    kind: row.kind as AlertKind,
+    threshold: row.threshold,
+    signal: row.signal,
+    status: row.status as AlertStatus,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    triggeredAt: row.triggered_at,
+  };
+}
+
+const COLUMNS = [
+  'id',
+  'account_id',
+  'symbol',
+  'kind',
+  'threshold',
+  'signal',
+  'status',
+  'created_at',
+  'expires_at',
+  'triggered_at',
+] as const;
+
+export function createPriceAlertRepository(db: Kysely<Database>) {
+  return {
+    async create(input: NewPriceAlert): Promise<PriceAlert> {
+      const row = {
+        id: newId('alrt'),
+        account_id: input.accountId,
+        symbol: input.symbol,
+        kind: input.kind,
+        threshold: input.threshold,
+        signal: input.signal,
+        status: 'active',
+        created_at: input.now,
+        expires_at: input.expiresAt,
+        triggered_at: null,
+      };
+      await db.insertInto('price_alerts').values(row).execute();
+      return toAlert(row);
+    },
+
+    /** Newest created first; `seq` breaks ties of the same millisecond. */
+    async listForAccount(accountId: string, filter: { status?: AlertStatus; symbol?: string }): Promise<PriceAlert[]> {
+      let query = db.selectFrom('price_alerts').select(COLUMNS).where('account_id', '=', accountId);
+      if (filter.status) query = query.where('status', '=', filter.status);
+      if (filter.symbol) query = query.where('symbol', '=', filter.symbol);
+      const rows = await query.orderBy('created_at', 'desc').orderBy('seq', 'desc').execute();
+      return rows.map(toAlert);
+    },
+
+    async listActive(): Promise<PriceAlert[]> {
+      const rows = await db.selectFrom('price_alerts').select(COLUMNS).where('status', '=', 'active').execute();
+      return rows.map(toAlert);
+    },
+
+    /** Moves an alert out of `active` once; returns false if it already left `active`. */
+    async transition(id: string, status: 'triggered' | 'expired', at: number): Promise<boolean> {
+      const result = await db
+        .updateTable('price_alerts')
+        .set(status === 'triggered' ? { status, triggered_at: at } : { status })
+        .where('id', '=', id)
+        .where('status', '=', 'active')
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+  };
+}
+
+export type PriceAlertRepository = ReturnType<typeof createPriceAlertRepository>;

@@ -1,0 +1,75 @@
+/** Row types of the store, shared by both engines. Timestamps are epoch milliseconds. */
+import type { Generated } from 'kysely';
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  market_data_plan: string;
+  prediction_plan: string;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  /** First characters of the key, safe to show in listings (`mgw_AbCd…`). */
+  display_prefix: string;
+  /** SHA-256 of the whole key, hex. The key itself is never stored. */
+  key_hash: string;
+  name: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface MarketsTable {
+  symbol: string;
+  name: string;
+  type: string;
+  source: string;
+  stale_after_ms: number;
+  /** 0 or 1: SQLite has no boolean. */
+  halted: number;
+}
+
+export interface QuotesTable {
+  symbol: string;
+  price: number;
+  change_24h: number;
+  volume_24h: number;
+  observed_at: number;
+}
+
+export interface CandlesTable {
+  symbol: string;
+  interval: string;
+  open_time: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+}
+
+export interface PriceAlertsTable {
+  id: string;
+  account_id: string;
+  symbol: string;
+  kind: string;
+  threshold: number | null;
+  signal: string | null;
+  status: string;
+  created_at: number;
+  expires_at: number | null;
+  triggered_at: number | null;
+  /** Monotonic insertion order: ties of created_at still sort newest first. */
+  seq: Generated<number>;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  markets: MarketsTable;
+  quotes: QuotesTable;
+  candles: CandlesTable;
+  price_alerts: PriceAlertsTable;
+}

@@ -1,0 +1,102 @@
+/**
+ * Runs a suite on every store engine: SQLite in a temp dir always, PostgreSQL when it is
+ * reachable (a fresh schema per suite). With REQUIRE_SERVICES=1 (CI) an unreachable
+ * PostgreSQL fails the suite instead of skipping it.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { randomBase62 } from '../../src/domain/ids.js';
+
+export const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const required = process.env.REQUIRE_SERVICES === '1';
+
+let pgAvailable: boolean | undefined;
+
+export async function postgresAvailable(): Promise<boolean> {
+  if (pgAvailable !== undefined) return pgAvailable;
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 1500 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    pgAvailable = true;
+  } catch (error) {
+    if (required) throw new Error(`REQUIRE_SERVICES=1 but PostgreSQL at ${PG_ADMIN_URL} is unreachable: ${String(error)}`);
+    console.warn(`SKIPPING PostgreSQL tests: ${PG_ADMIN_URL} unreachable (${String(error)})`);
+    pgAvailable = false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+  return pgAvailable;
+}
+
+/** A private PostgreSQL schema; the URL points search_path at it. */
+export async function createPgSchema(): Promise<{ url: string; drop(): Promise<void> }> {
+  const schema = `t_${randomBase62(10).toLowerCase()}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await c.connect();
+      await c.query(`drop schema if exists ${schema} cascade`);
+      await c.end();
+    },
+  };
+}
+
+export function tempDataDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'mgw-test-'));
+}
+
+export interface EngineSetup {
+  databaseUrl?: string;
+  dataDir: string;
+  /** Environment for a service on this engine (DATABASE_URL for PostgreSQL, nothing for SQLite). */
+  env: Record<string, string>;
+  teardown(): Promise<void>;
+}
+
+export interface EngineTarget {
+  name: 'sqlite' | 'postgres';
+  /** Options for openStore / loadConfig. */
+  setup(): Promise<EngineSetup>;
+}
+
+export const ENGINES: EngineTarget[] = [
+  {
+    name: 'sqlite',
+    async setup() {
+      const dataDir = tempDataDir();
+      return { dataDir, env: {}, teardown: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+    },
+  },
+  {
+    name: 'postgres',
+    async setup() {
+      const schema = await createPgSchema();
+      const dataDir = tempDataDir();
+      return {
+        databaseUrl: schema.url,
+        dataDir,
+        env: { DATABASE_URL: schema.url },
+        teardown: async () => {
+          await schema.drop();
+          fs.rmSync(dataDir, { recursive: true, force: true });
+        },
+      };
+    },
+  },
+];
+
+/** describe.each over the engines, skipping PostgreSQL (visibly) when it is unreachable. */
+export async function availableEngines(): Promise<EngineTarget[]> {
+  const pgOk = await postgresAvailable();
+  return ENGINES.filter((e) => e.name === 'sqlite' || pgOk);
+}
