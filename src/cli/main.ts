@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+/** Entry point of the `market-gateway` bin. Exit codes: 0 success, 1 any error (usage or runtime). */
+import { reportError } from './errors.js';
+import { buildProgram } from './program.js';
+
+try {
+  await buildProgram().parseAsync(process.argv);
+} catch (error) {
+  // exitCode rather than exit(): pending stdout/stderr writes still flush.
+  process.exitCode = reportError(error);
+}

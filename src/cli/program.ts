@@ -1,0 +1,17 @@
+/** The `market-gateway` command tree (D13). */
+import { Command } from 'commander';
+import { registerAlerts } from './alerts.js';
+import { registerKeys } from './keys.js';
+import { registerServe } from './serve.js';
+
+export function buildProgram(): Command {
+  const program = new Command('market-gateway')
+    .description('Market gateway: serve the API, manage API keys and price alerts')
+    // Throw instead of exiting, so main decides the exit code and the store is always closed.
+    .exitOverride()
+    .showSuggestionAfterError();
+  registerServe(program);
+  registerKeys(program);
+  registerAlerts(program);
+  return program;
+}

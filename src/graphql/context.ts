@@ -1,0 +1,25 @@
+/** What every resolver receives: the caller, the services, and this request's DataLoaders. */
+import type { PriceAlert } from '../domain/account.js';
+import type { Principal } from '../auth/authenticator.js';
+import type { BriefService } from '../analytics/brief-service.js';
+import type { MarketReadModel } from '../readmodel/market-read-model.js';
+import type { Store } from '../store/index.js';
+import type { Loaders } from './loaders.js';
+
+export interface GraphQLServices {
+  store: Store;
+  markets: MarketReadModel;
+  briefs: BriefService;
+  now(): number;
+  /** Lets the alert evaluator know at once (it also reloads on its own schedule). */
+  onAlertCreated?: (alert: PriceAlert) => void;
+}
+
+export interface GraphQLContext {
+  /** Null only for unauthenticated introspection (see plan-requirements.ts). */
+  principal: Principal | null;
+  services: GraphQLServices;
+  loaders: Loaders;
+  /** Rate-limit headers decided at the edge, for the HTTP response. */
+  responseHeaders: Record<string, string>;
+}

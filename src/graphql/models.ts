@@ -1,0 +1,18 @@
+/** What resolvers pass between each other (codegen "mappers"): domain data, before field selection. */
+import type { BriefAnalysis, Interval, MarketMeta, Quote } from '../domain/market.js';
+import type { MovementAlert, PredictionMarket } from '../domain/prediction.js';
+
+export interface AssetMarketModel {
+  meta: MarketMeta;
+  quote: Quote | undefined;
+  status: 'active' | 'inactive';
+}
+
+export interface AssetBriefMarketModel {
+  symbol: string;
+  interval: Interval;
+  analysis: BriefAnalysis;
+}
+
+export type PredictionMarketModel = PredictionMarket;
+export type MovementAlertModel = MovementAlert;

@@ -1,0 +1,35 @@
+import { mergeResolvers } from '@graphql-tools/merge';
+import {
+  AlertKindValues,
+  AlertStatusValues,
+  IntervalValues,
+  MarketStatusValues,
+  MarketTypeValues,
+  PredictionSignalValues,
+  TrendValues,
+} from '../../domain/graphql-enums.js';
+import type { Resolvers } from '../generated/resolvers.js';
+import { DateScalar, DateTimeScalar } from '../scalars.js';
+import { marketDataResolvers } from './market-data.js';
+import { predictionResolvers } from './prediction.js';
+
+const shared: Resolvers = {
+  DateTime: DateTimeScalar,
+  Date: DateScalar,
+  // Enum internal values: resolvers and the domain speak the REST spellings.
+  MarketType: MarketTypeValues,
+  MarketStatus: MarketStatusValues,
+  Interval: IntervalValues,
+  Trend: TrendValues,
+  PriceAlertKind: AlertKindValues,
+  PriceAlertStatus: AlertStatusValues,
+  PredictionSignal: PredictionSignalValues,
+  Query: {
+    viewer: (_root, _args, { principal }) => principal!.account,
+  },
+  Viewer: {
+    accountId: (a) => a.id,
+  },
+};
+
+export const resolvers = mergeResolvers([shared, marketDataResolvers, predictionResolvers]) as Resolvers;

@@ -1,0 +1,97 @@
+/** Resolvers of variant A: asset markets, briefs and price alerts. */
+import { createPriceAlert } from '../../alerts/create-alert.js';
+import { INTERVALS, type Interval } from '../../domain/market.js';
+import { BRIEF_LIMIT, BRIEF_MAX_SYMBOLS, MARKETS_PAGE } from '../../domain/limits.js';
+import { normalizeSymbol, parseSymbolList } from '../../domain/symbols.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import type { Resolvers } from '../generated/resolvers.js';
+
+function assertIntInRange(name: string, value: number, min: number, max: number): void {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw badRequest(`${name} must be an integer from ${min} to ${max}`);
+  }
+}
+
+export const marketDataResolvers: Resolvers = {
+  Query: {
+    assetMarkets(_root, { filter, limit, offset }, { services }) {
+      assertIntInRange('limit', limit, MARKETS_PAGE.min, MARKETS_PAGE.max);
+      if (!Number.isInteger(offset) || offset < 0) throw badRequest('offset must be an integer >= 0');
+      const all = services.markets.list({ type: filter?.type ?? undefined, status: filter?.status ?? undefined }, services.now());
+      return { total: all.length, items: all.slice(offset, offset + limit) };
+    },
+
+    async assetMarket(_root, { symbol }, { loaders }) {
+      return loaders.assetMarket.load(normalizeSymbol(symbol));
+    },
+
+    async assetBrief(_root, args, { services, loaders }) {
+      const interval = args.interval as Interval;
+      if (!INTERVALS.includes(interval)) throw badRequest(`interval must be one of ${INTERVALS.join(', ')}`);
+      assertIntInRange('limit', args.limit, BRIEF_LIMIT.min, BRIEF_LIMIT.max);
+      const symbols = parseSymbolList(args.symbols);
+      if (symbols.length === 0) throw badRequest('symbols is required: one or more symbols separated by commas, e.g. BTC/USD,ETH/USD');
+      if (symbols.length > BRIEF_MAX_SYMBOLS) throw badRequest(`symbols must name at most ${BRIEF_MAX_SYMBOLS} markets`);
+      const unknown = symbols.filter((s) => !services.markets.has(s));
+      if (unknown.length > 0) throw notFound(`unknown symbol${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
+
+      const answered = symbols.slice(0, args.limit);
+      const analyses = await Promise.all(answered.map((symbol) => loaders.briefAnalysis.load({ symbol, interval })));
+      const markets = answered.flatMap((symbol, i) => {
+        const analysis = analyses[i];
+        return analysis ? [{ symbol, interval, analysis }] : [];
+      });
+      return { interval, markets };
+    },
+
+    async priceAlerts(_root, { status, symbol }, { principal, services }) {
+      const items = await services.store.priceAlerts.listForAccount(principal!.account.id, {
+        status: status ?? undefined,
+        symbol: symbol ? normalizeSymbol(symbol) : undefined,
+      });
+      return { total: items.length, items };
+    },
+  },
+
+  Mutation: {
+    async createPriceAlert(_root, { input }, { principal, services }) {
+      const alert = await createPriceAlert(
+        services.store,
+        principal!.account,
+        { symbol: input.symbol, kind: input.kind, threshold: input.threshold, signal: input.signal, expiresAt: input.expiresAt },
+        services.now(),
+      );
+      services.onAlertCreated?.(alert);
+      return alert;
+    },
+  },
+
+  AssetMarket: {
+    id: (m) => m.meta.symbol,
+    symbol: (m) => m.meta.symbol,
+    name: (m) => m.meta.name,
+    source: (m) => m.meta.source,
+    type: (m) => m.meta.type,
+    status: (m) => m.status,
+    price: (m) => m.quote?.price ?? null,
+    change24h: (m) => (m.quote ? Math.round(m.quote.change24h * 100) / 100 : null),
+    volume24h: (m) => m.quote?.volume24h ?? null,
+    updatedAt: (m) => m.quote?.observedAt ?? null,
+  },
+
+  AssetBriefMarket: {
+    symbol: (b) => b.symbol,
+    market: async (b, _args, { loaders }) => (await loaders.assetMarket.load(b.symbol))!,
+    trend: (b) => b.analysis.trend,
+    confidence: (b) => b.analysis.confidence,
+    price: (b) => b.analysis.price,
+    change: (b) => b.analysis.change,
+    volume: (b) => b.analysis.volume,
+    signals: (b) => b.analysis.signals,
+    indicators: (b) => b.analysis.indicators,
+  },
+
+  PriceAlert: {
+    market: (a, _args, { loaders }) => loaders.assetMarket.load(a.symbol),
+  },
+};

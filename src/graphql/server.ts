@@ -1,0 +1,122 @@
+/**
+ * /graphql: Apollo Server 5 on Express 5. The edge runs as a plugin once the operation is known
+ * (D12): key (401), plan per field (403), quota (429), before any resolver.
+ */
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { expressMiddleware } from '@as-integrations/express5';
+import {
+  ApolloServerPluginLandingPageLocalDefault,
+  ApolloServerPluginLandingPageProductionDefault,
+} from '@apollo/server/plugin/landingPage/default';
+import type { RequestHandler } from 'express';
+import { type DocumentNode, GraphQLError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import type { Logger } from 'pino';
+import { presentedKey } from '../auth/credentials.js';
+import { ApiError } from '../http/errors.js';
+import type { Admission } from '../http/admission.js';
+import type { GraphQLContext, GraphQLServices } from './context.js';
+import { graphqlCodeFor, toGraphQLError } from './errors.js';
+import { createLoaders } from './loaders.js';
+import { analyzeOperation, collectFieldRequirements, type OperationAnalysis } from './plan-requirements.js';
+
+export interface GraphQLServerOptions {
+  schema: GraphQLSchema;
+  admission: Admission;
+  production: boolean;
+  logger: Logger;
+}
+
+function edgePlugin(options: GraphQLServerOptions): ApolloServerPlugin<GraphQLContext> {
+  const fields = collectFieldRequirements(options.schema);
+  // Apollo caches parsed documents, so the same DocumentNode comes back for the same query text.
+  const analyses = new WeakMap<DocumentNode, Map<OperationDefinitionNode, OperationAnalysis>>();
+  const analyze = (document: DocumentNode, operation: OperationDefinitionNode) => {
+    let perDoc = analyses.get(document);
+    if (!perDoc) analyses.set(document, (perDoc = new Map()));
+    let found = perDoc.get(operation);
+    if (!found) perDoc.set(operation, (found = analyzeOperation(options.schema, fields, document, operation)));
+    return found;
+  };
+
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ document, operation, contextValue }) {
+          if (!operation) return;
+          const { requirements, readsData } = analyze(document, operation);
+          // Introspection alone needs no key, so Sandbox can load the schema (off in production).
+          if (!readsData && !contextValue.principal) return;
+          try {
+            if (!contextValue.principal) throw new ApiError(401, 'a valid API key is required: send it as "Authorization: Bearer <key>"');
+            options.admission.authorize(contextValue.principal, requirements, 'this operation');
+            Object.assign(contextValue.responseHeaders, await options.admission.meter(contextValue.principal, requirements));
+          } catch (error) {
+            if (error instanceof ApiError) {
+              Object.assign(contextValue.responseHeaders, error.headers);
+              throw toGraphQLError(error);
+            }
+            throw error;
+          }
+        },
+        async willSendResponse({ response, contextValue }) {
+          for (const [name, value] of Object.entries(contextValue.responseHeaders ?? {})) {
+            response.http.headers.set(name, value);
+          }
+        },
+      };
+    },
+  };
+}
+
+export async function createGraphQLServer(options: GraphQLServerOptions): Promise<ApolloServer<GraphQLContext>> {
+  const server = new ApolloServer<GraphQLContext>({
+    schema: options.schema,
+    introspection: !options.production,
+    includeStacktraceInErrorResponses: false,
+    hideSchemaDetailsFromClientErrors: options.production,
+    csrfPrevention: true,
+    allowBatchedHttpRequests: false,
+    plugins: [
+      edgePlugin(options),
+      options.production
+        ? ApolloServerPluginLandingPageProductionDefault({ footer: false })
+        : ApolloServerPluginLandingPageLocalDefault({ embed: true, footer: false }),
+    ],
+    formatError(formatted, error) {
+      const original = error instanceof GraphQLError ? error.originalError : undefined;
+      if (original instanceof ApiError) {
+        return { ...formatted, message: original.message, extensions: { code: graphqlCodeFor(original.status) } };
+      }
+      if (formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {
+        // Never leak internals (paths, SQL, stacks) to a client; the log has the detail.
+        options.logger.error({ err: original ?? error }, 'graphql resolver failed');
+        return { message: 'internal error', extensions: { code: 'INTERNAL_SERVER_ERROR' }, ...(formatted.path ? { path: formatted.path } : {}) };
+      }
+      const { stacktrace: _drop, ...extensions } = formatted.extensions ?? {};
+      return { ...formatted, extensions };
+    },
+  });
+  await server.start();
+  return server;
+}
+
+/** The Express handler; the key comes from the Bearer header only (D12). */
+export function graphqlHandler(
+  server: ApolloServer<GraphQLContext>,
+  deps: { admission: Admission; services: GraphQLServices },
+): RequestHandler {
+  return expressMiddleware(server, {
+    async context({ req }) {
+      const key = presentedKey(req.headers.authorization, undefined, 'A');
+      let principal = null;
+      if (key !== undefined || req.headers.authorization) {
+        try {
+          principal = await deps.admission.authenticate(key);
+        } catch (error) {
+          throw error instanceof ApiError ? toGraphQLError(error) : error;
+        }
+      }
+      return { principal, services: deps.services, loaders: createLoaders(deps.services), responseHeaders: {} };
+    },
+  });
+}

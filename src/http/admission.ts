@@ -1,0 +1,56 @@
+/**
+ * The edge's checks, in D3's order, shared by the REST facades and /graphql:
+ * authenticate (401) -> [route] -> plan (403) -> quota (429). Each throws an ApiError.
+ */
+import type { Authenticator, Principal } from '../auth/authenticator.js';
+import type { Product } from '../domain/account.js';
+import { assertPlan, type PlanRequirements } from '../graphql/plan-requirements.js';
+import type { QuotaService } from '../quota/index.js';
+import { ApiError } from './errors.js';
+
+export interface Admission {
+  authenticate(key: string | undefined): Promise<Principal>;
+  authorize(principal: Principal, requirements: PlanRequirements, what: string): void;
+  /** Spends one unit per product the request reads; returns the rate-limit headers to send. */
+  meter(principal: Principal, requirements: PlanRequirements): Promise<Record<string, string>>;
+}
+
+const UNAUTHORIZED = 'a valid API key is required: send it as "Authorization: Bearer <key>"';
+
+export function createAdmission(deps: {
+  authenticator: Authenticator;
+  quota: QuotaService;
+  now: () => number;
+  /** Variant B also accepts ?apikey=; the message says so. */
+  unauthorizedMessage?: string;
+}): Admission {
+  return {
+    async authenticate(key) {
+      const principal = key === undefined ? null : await deps.authenticator.authenticate(key);
+      if (!principal) throw new ApiError(401, deps.unauthorizedMessage ?? UNAUTHORIZED);
+      return principal;
+    },
+
+    authorize(principal, requirements, what) {
+      assertPlan(principal.account, requirements, what);
+    },
+
+    async meter(principal, requirements) {
+      let headers: Record<string, string> = {};
+      let fewest = Infinity;
+      for (const product of Object.keys(requirements) as Product[]) {
+        const decision = await deps.quota.consume(principal.account, product, deps.now());
+        if (!decision.allowed) {
+          throw new ApiError(429, `rate limit exceeded: retry after ${decision.headers['Retry-After']} s`, decision.headers as Record<string, string>);
+        }
+        // With several products (a GraphQL operation over both variants), show the tightest.
+        const remaining = Number(decision.headers['X-RateLimit-Remaining'] ?? Infinity);
+        if (remaining < fewest) {
+          fewest = remaining;
+          headers = decision.headers as Record<string, string>;
+        }
+      }
+      return headers;
+    },
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * Where window counts live. Embedded mode: the minute in process memory, the day in the
+ * SQLite file (a restart keeps it). PostgreSQL mode without Redis: the day in PostgreSQL.
+ * The counting itself is rate-limiter-flexible's; a counter is one limiter per limit value.
+ */
+import BetterSqlite3 from 'better-sqlite3';
+import type pg from 'pg';
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+  RateLimiterSQLite,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+
+export interface CountResult {
+  allowed: boolean;
+  consumed: number;
+}
+
+/** A counter of one window for one limit value; keys carry the window index. */
+export interface WindowCounter {
+  consume(key: string, ttlSeconds: number): Promise<CountResult>;
+  refund(key: string, ttlSeconds: number): Promise<void>;
+}
+
+function wrap(limiter: RateLimiterAbstract): WindowCounter {
+  return {
+    async consume(key, ttlSeconds) {
+      try {
+        const res = await limiter.consume(key, 1, { customDuration: ttlSeconds });
+        return { allowed: true, consumed: res.consumedPoints };
+      } catch (rejection) {
+        if (rejection instanceof RateLimiterRes) return { allowed: false, consumed: rejection.consumedPoints };
+        throw rejection;
+      }
+    },
+    async refund(key, ttlSeconds) {
+      await limiter.reward(key, 1, { customDuration: ttlSeconds });
+    },
+  };
+}
+
+export function memoryCounter(prefix: string, limit: number): WindowCounter {
+  return wrap(new RateLimiterMemory({ keyPrefix: prefix, points: limit, duration: 60 }));
+}
+
+const TABLE = 'quota_counts';
+
+function ready<T>(create: (cb: (err?: unknown) => void) => T): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const limiter: T = create((err) => (err ? reject(err) : resolve(limiter)));
+  });
+}
+
+export async function sqliteCounter(db: BetterSqlite3.Database, prefix: string, limit: number): Promise<WindowCounter> {
+  const limiter = await ready(
+    (cb) =>
+      new RateLimiterSQLite(
+        { storeClient: db, storeType: 'better-sqlite3', tableName: TABLE, keyPrefix: prefix, points: limit, duration: 86_400, clearExpiredByTimeout: true },
+        cb,
+      ),
+  );
+  return wrap(limiter);
+}
+
+export async function postgresCounter(pool: pg.Pool, prefix: string, limit: number): Promise<WindowCounter> {
+  const limiter = await ready(
+    (cb) =>
+      new RateLimiterPostgres(
+        { storeClient: pool, tableName: TABLE, keyPrefix: prefix, points: limit, duration: 86_400, clearExpiredByTimeout: true },
+        cb,
+      ),
+  );
+  return wrap(limiter);
+}

@@ -1,0 +1,102 @@
+/**
+ * Consumes one unit of an account's quota for a product, in both windows of D4, and says
+ * what to answer: allowed or 429, with the rate-limit headers of the binding window.
+ */
+import type { Account, Product } from '../domain/account.js';
+import type { WindowCounter } from './counters.js';
+import { limitsFor, planOf } from './plans.js';
+import { type WindowName, windowAt } from './windows.js';
+
+export interface QuotaHeaders {
+  'X-RateLimit-Limit': string;
+  'X-RateLimit-Remaining': string;
+  'X-RateLimit-Reset': string;
+  'Retry-After'?: string;
+}
+
+export interface QuotaDecision {
+  allowed: boolean;
+  /** Empty for unlimited plans (D4: they carry no rate-limit headers). */
+  headers: Partial<QuotaHeaders>;
+}
+
+/** Creates the counter of one window for one plan (memory, SQLite, PostgreSQL or Redis). */
+export type CounterFactory = (window: WindowName, prefix: string, limit: number) => Promise<WindowCounter>;
+
+interface WindowState {
+  window: WindowName;
+  limit: number;
+  remaining: number;
+  endsAt: number;
+}
+
+export interface QuotaService {
+  consume(account: Account, product: Product, now: number): Promise<QuotaDecision>;
+}
+
+export function createQuotaService(counterFor: CounterFactory): QuotaService {
+  const counters = new Map<string, Promise<WindowCounter>>();
+  // Counters are created one at a time: concurrent `CREATE TABLE IF NOT EXISTS` races on PostgreSQL.
+  let creating: Promise<unknown> = Promise.resolve();
+
+  function counter(window: WindowName, product: Product, plan: string, limit: number): Promise<WindowCounter> {
+    const prefix = `q_${product}_${plan}_${window}_${limit}`;
+    let found = counters.get(prefix);
+    if (!found) {
+      found = creating.then(() => counterFor(window, prefix, limit));
+      creating = found.catch(() => counters.delete(prefix)); // a failed creation is retried next time
+      counters.set(prefix, found);
+    }
+    return found;
+  }
+
+  return {
+    async consume(account, product, now) {
+      const limits = limitsFor(account, product);
+      const plan = planOf(account, product);
+      const windows: [WindowName, number | null][] = [
+        ['minute', limits.perMinute],
+        ['day', limits.perDay],
+      ];
+      const states: WindowState[] = [];
+      // Minute first: a request refused by the minute never spends the day. A request refused
+      // by the day gives its minute unit back, so neither window is spent by a 429 (D4).
+      const spent: { c: WindowCounter; key: string; ttl: number }[] = [];
+      for (const [window, limit] of windows) {
+        if (limit === null) continue;
+        const span = windowAt(window, now);
+        const key = `${account.id}:${span.index}`;
+        const ttl = Math.ceil((span.endsAt - now) / 1000) + 1;
+        const c = await counter(window, product, plan, limit);
+        const result = await c.consume(key, ttl);
+        if (!result.allowed) {
+          await Promise.all(spent.map((s) => s.c.refund(s.key, s.ttl)));
+          return { allowed: false, headers: refusalHeaders(limit, span.endsAt, now) };
+        }
+        spent.push({ c, key, ttl });
+        states.push({ window, limit, remaining: Math.max(limit - result.consumed, 0), endsAt: span.endsAt });
+      }
+      return { allowed: true, headers: bindingHeaders(states) };
+    },
+  };
+}
+
+function refusalHeaders(limit: number, endsAt: number, now: number): QuotaHeaders {
+  return {
+    'X-RateLimit-Limit': String(limit),
+    'X-RateLimit-Remaining': '0',
+    'X-RateLimit-Reset': String(Math.ceil(endsAt / 1000)),
+    'Retry-After': String(Math.max(1, Math.ceil((endsAt - now) / 1000))),
+  };
+}
+
+/** The binding window has the fewest units left; on a tie, the one that resets first (D4). */
+function bindingHeaders(states: WindowState[]): Partial<QuotaHeaders> {
+  const binding = [...states].sort((a, b) => a.remaining - b.remaining || a.endsAt - b.endsAt)[0];
+  if (!binding) return {};
+  return {
+    'X-RateLimit-Limit': String(binding.limit),
+    'X-RateLimit-Remaining': String(binding.remaining),
+    'X-RateLimit-Reset': String(Math.ceil(binding.endsAt / 1000)),
+  };
+}

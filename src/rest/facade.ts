@@ -1,0 +1,104 @@
+/**
+ * A REST facade: the documented /api/v1 GETs of one variant, each executing its GraphQL
+ * operation in-process against the same schema and context as /graphql. The pipeline reads
+ * top to bottom in D3's order.
+ */
+import type { Request, Response } from 'express';
+import { execute, type GraphQLSchema, validate } from 'graphql';
+import type { Logger } from 'pino';
+import { presentedKey } from '../auth/credentials.js';
+import type { GraphQLContext, GraphQLServices } from '../graphql/context.js';
+import { apiErrorOf } from '../graphql/errors.js';
+import { createLoaders } from '../graphql/loaders.js';
+import {
+  analyzeOperation,
+  collectFieldRequirements,
+  type PlanRequirements,
+} from '../graphql/plan-requirements.js';
+import type { Admission } from '../http/admission.js';
+import { ApiError } from '../http/errors.js';
+import { sendError } from './envelope.js';
+import { parseParams } from './params.js';
+import { parseRawQuery } from './query.js';
+import type { RouteDefinition, Variant } from './route-table.js';
+
+interface PreparedRoute {
+  route: RouteDefinition;
+  /** Derived from the operation's fields, as for /graphql (D12). */
+  requirements: PlanRequirements;
+}
+
+export interface FacadeOptions {
+  variant: Variant;
+  routes: readonly RouteDefinition[];
+  schema: GraphQLSchema;
+  admission: Admission;
+  services: GraphQLServices;
+  logger: Logger;
+}
+
+/** Validates every operation against the schema once, at start: a broken route fails start-up, not a request. */
+function prepare(schema: GraphQLSchema, routes: readonly RouteDefinition[]): Map<string, PreparedRoute> {
+  const fields = collectFieldRequirements(schema);
+  const prepared = new Map<string, PreparedRoute>();
+  for (const route of routes) {
+    const errors = validate(schema, route.operation);
+    if (errors.length > 0) throw new Error(`operation of GET ${route.path} is invalid: ${errors.map((e) => e.message).join('; ')}`);
+    const operation = route.operation.definitions.find((d) => d.kind === 'OperationDefinition');
+    if (!operation || operation.kind !== 'OperationDefinition') throw new Error(`GET ${route.path} has no operation`);
+    prepared.set(route.path, { route, requirements: analyzeOperation(schema, fields, route.operation, operation).requirements });
+  }
+  return prepared;
+}
+
+export function createFacadeHandler(options: FacadeOptions) {
+  const routes = prepare(options.schema, options.routes);
+  const { variant, admission } = options;
+
+  return async function handle(req: Request, res: Response): Promise<void> {
+    const path = req.path.replace(/\/+$/, '') || '/';
+    try {
+      const query = parseRawQuery(req.originalUrl);
+      // 1. Authentication (401)
+      const principal = await admission.authenticate(
+        presentedKey(req.headers.authorization, query.get('apikey')?.[0], variant),
+      );
+      // 2. Route (404, 405)
+      const prepared = routes.get(path);
+      if (!prepared) throw new ApiError(404, `no endpoint ${path === '/' ? '' : path} under /api/v1; see /api/v1/openapi.json`);
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        throw new ApiError(405, `${req.method} is not allowed on /api/v1${path}; use GET or HEAD`, { Allow: 'GET, HEAD' });
+      }
+      // 3. Plan (403)
+      admission.authorize(principal, prepared.requirements, `GET /api/v1${path}`);
+      // 4. Quota (429); from here on the unit is spent and the headers go on every answer
+      const rateHeaders = await admission.meter(principal, prepared.requirements);
+      for (const [name, value] of Object.entries(rateHeaders)) res.setHeader(name, value);
+      // 5. Parameters (400)
+      const params = parseParams(prepared.route.params, query);
+      // 6. Execution
+      const contextValue: GraphQLContext = {
+        principal,
+        services: options.services,
+        loaders: createLoaders(options.services),
+        responseHeaders: {},
+      };
+      const result = await execute({
+        schema: options.schema,
+        document: prepared.route.operation,
+        variableValues: prepared.route.variables(params) as Record<string, unknown>,
+        contextValue,
+      });
+      if (result.errors?.length) {
+        const error = apiErrorOf(result.errors[0]!);
+        if (error.status >= 500) options.logger.error({ err: result.errors[0]!.originalError ?? result.errors[0] }, 'facade operation failed');
+        throw error;
+      }
+      res.status(200).json(prepared.route.reshape(result.data, params));
+    } catch (error) {
+      if (error instanceof ApiError) return sendError(res, variant, error);
+      options.logger.error({ err: error }, 'facade request failed');
+      sendError(res, variant, new ApiError(500, 'internal error'));
+    }
+  };
+}

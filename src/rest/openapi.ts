@@ -1,0 +1,239 @@
+/**
+ * The OpenAPI 3.1 document of one REST facade, derived from its route table: paths, parameters
+ * and 200 bodies come from the table's zod schemas, so the document cannot drift from what the
+ * facade validates and answers. Errors, headers and security follow D3, D4 and D5.
+ */
+import { z } from 'zod';
+import { ERROR_TYPES } from '../http/errors.js';
+import type { ParamSpec } from './params.js';
+import type { RouteDefinition, Variant } from './route-table.js';
+
+export interface OpenApiOptions {
+  variant: Variant;
+  title: string;
+  version: string;
+  /** Lead paragraph of `info.description`; the envelope, auth, quota and error notes follow it. */
+  description: string;
+  routes: readonly RouteDefinition[];
+  /** Absolute base (e.g. `http://127.0.0.1:4000`); without it, clients use the document's own origin. */
+  serverUrl?: string;
+  /** Route path (as in the table, e.g. `/brief`) -> which plans may call it, shown in the operation. */
+  planByPath?: Record<string, string>;
+}
+
+type Json = Record<string, unknown>;
+
+const API_PREFIX = '/api/v1';
+const ref = (kind: 'schemas' | 'headers' | 'responses', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+/** Error statuses an operation can answer (D3); 405 is per path, not per operation, so it is only described. */
+const OPERATION_ERRORS = {
+  400: { name: 'BadRequest', text: 'Bad request: a parameter is invalid, missing or given twice; the message says what is allowed.' },
+  401: { name: 'Unauthorized', text: 'Unauthorized: the API key is missing, malformed, unknown or revoked.' },
+  403: { name: 'Forbidden', text: "Forbidden: the account's plan does not include this endpoint." },
+  404: { name: 'NotFound', text: 'Not found: a resource named in the request does not exist (e.g. an unknown symbol).' },
+  429: { name: 'TooManyRequests', text: 'Rate limit exceeded: wait `Retry-After` seconds.' },
+  500: { name: 'InternalError', text: 'Internal error.' },
+  503: { name: 'ServiceUnavailable', text: 'Service unavailable: a dependency (database, cache) is down.' },
+} as const;
+
+const RATE_HEADERS = {
+  'X-RateLimit-Limit': 'Limit of the binding window (the quota window with the fewest units left; on a tie, the one that resets first).',
+  'X-RateLimit-Remaining': 'Units left in the binding window after this request.',
+  'X-RateLimit-Reset': 'When the binding window resets, in Unix epoch seconds (UTC).',
+} as const;
+
+/** Variant facts of D3, D4 and D8 that the route table cannot carry. */
+const VARIANT_NOTES: Record<Variant, { envelope: string; auth: string; quotas: string; ordering: string }> = {
+  A: {
+    envelope: 'A success is `{"success": true, "data": ...}`, with `total` (every match, not just the page) for lists.',
+    auth: 'Send the key as `Authorization: Bearer <key>`.',
+    quotas: 'Per minute / per day: free 10 / 1 000 (only `/markets`), pro 60 / 50 000, enterprise unlimited.',
+    ordering: 'Markets by symbol ascending; alerts newest created first.',
+  },
+  B: {
+    envelope: 'A success is `{"ok": true, ...}` with the fields listed per endpoint.',
+    auth:
+      'Send the key as `Authorization: Bearer <key>`, or as the query parameter `apikey=<key>` ' +
+      '(the header wins when both are given; a key in a URL is more exposed, prefer the header).',
+    quotas: 'Plan pro: 60 requests per minute, no daily limit. Every endpoint needs pro.',
+    ordering: 'Markets by `volume_24h` descending, ties by `question` ascending; alerts by `detected_at` descending.',
+  },
+};
+
+const envelopeKey = (variant: Variant) => (variant === 'A' ? 'success' : 'ok');
+
+/**
+ * zod's JSON Schema (draft 2020-12, which OpenAPI 3.1 uses as is), minus what does not belong
+ * inside an OpenAPI document: `$schema`, and the safe-integer bounds `.int()` implies.
+ */
+function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Json {
+  const converted = z.toJSONSchema(schema, { io }) as Json;
+  // `#/$defs/...` refs would point at the OpenAPI document's root, where there are none.
+  if ('$defs' in converted) throw new Error('OpenAPI: route schemas must not need $defs (recursive or registered schemas)');
+  return clean(converted) as Json;
+}
+
+function clean(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(clean);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Json = {};
+  for (const [key, child] of Object.entries(value)) {
+    if (key === '$schema') continue;
+    if (key === 'maximum' && child === Number.MAX_SAFE_INTEGER) continue;
+    if (key === 'minimum' && child === Number.MIN_SAFE_INTEGER) continue;
+    out[key] = clean(child);
+  }
+  return out;
+}
+
+/** `/markets` -> getMarkets, `/price-alerts/{id}` -> getPriceAlertsId. */
+export function operationIdOf(path: string): string {
+  const words = path.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return 'get' + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+}
+
+function parameterOf(param: ParamSpec): Json {
+  const schema = jsonSchemaOf(param.schema, 'input');
+  if (param.default !== undefined && !('default' in schema)) schema.default = param.default;
+  return {
+    name: param.name,
+    in: 'query',
+    description: param.description,
+    required: param.required,
+    schema,
+    ...(param.example === undefined ? {} : { example: param.example }),
+  };
+}
+
+function operationOf(route: RouteDefinition, plan: string | undefined): Json {
+  const errors = Object.entries(OPERATION_ERRORS)
+    // Without parameters there is nothing to refuse with a 400 (D6 ignores unknown ones).
+    .filter(([status]) => status !== '400' || route.params.length > 0)
+    .map(([status, { name }]) => [status, ref('responses', name)]);
+  return {
+    operationId: operationIdOf(route.path),
+    summary: route.summary,
+    description: plan === undefined ? route.description : `${route.description}\n\n**Plans:** ${plan}`,
+    parameters: route.params.map(parameterOf),
+    responses: {
+      200: {
+        description: 'OK',
+        headers: rateHeaderRefs(),
+        content: { 'application/json': { schema: jsonSchemaOf(route.responseSchema, 'output') } },
+      },
+      ...Object.fromEntries(errors),
+    },
+  };
+}
+
+const rateHeaderRefs = (): Json => Object.fromEntries(Object.keys(RATE_HEADERS).map((name) => [name, ref('headers', name)]));
+
+function errorSchema(variant: Variant): Json {
+  const key = envelopeKey(variant);
+  return {
+    type: 'object',
+    required: [key, 'error'],
+    properties: {
+      [key]: { type: 'boolean', const: false },
+      error: {
+        type: 'object',
+        required: ['code', 'type', 'message'],
+        properties: {
+          code: { type: 'integer', description: 'The HTTP status.' },
+          type: { type: 'string', enum: Object.values(ERROR_TYPES), description: 'Stable lower-case name of the status.' },
+          message: { type: 'string', description: 'For a person: what was wrong and what is allowed. Never echoes a key.' },
+        },
+      },
+    },
+  };
+}
+
+function errorResponse(variant: Variant, status: keyof typeof ERROR_TYPES, text: string, headers?: Json): Json {
+  return {
+    description: text,
+    ...(headers ? { headers } : {}),
+    content: {
+      'application/json': {
+        schema: ref('schemas', 'Error'),
+        example: { [envelopeKey(variant)]: false, error: { code: status, type: ERROR_TYPES[status], message: text } },
+      },
+    },
+  };
+}
+
+function infoDescription(options: OpenApiOptions): string {
+  const notes = VARIANT_NOTES[options.variant];
+  const key = envelopeKey(options.variant);
+  return [
+    options.description,
+    '## Envelope',
+    `${notes.envelope} Every operation is a GET (HEAD is accepted too) and answers JSON. ` +
+      'Timestamps are ISO 8601 UTC with milliseconds; dates are `YYYY-MM-DD` (UTC).',
+    '## Authentication',
+    `${notes.auth} A missing, malformed, unknown or revoked key answers 401; a plan without the endpoint answers 403.`,
+    '## Quotas',
+    `${notes.quotas} Quotas belong to the account (shared by its keys), in fixed windows aligned to the UTC clock ` +
+      '(the minute at second 0, the day at 00:00 UTC). Answers 200 and 400 spend one unit; 401, 403, 404, 405 and 429 spend none. ' +
+      'Limited plans get `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (Unix epoch seconds) for the ' +
+      'binding window, the one with the fewest units left; a 429 adds `Retry-After` (seconds).',
+    '## Ordering',
+    notes.ordering,
+    '## Errors',
+    `Every error is \`{"${key}": false, "error": {"code": <HTTP status>, "type": "<type>", "message": "<text>"}}\`. ` +
+      'Checks run in this order and the first failure answers: key (401), path (404; another method than GET or HEAD: ' +
+      '405 with `Allow: GET, HEAD`), plan (403), quota (429), parameters (400). Unknown query parameters are ignored.',
+  ].join('\n\n');
+}
+
+export function buildOpenApiDocument(options: OpenApiOptions): object {
+  const { variant } = options;
+  const headerSchema = { type: 'integer', minimum: 0 };
+  const rateHeaders = rateHeaderRefs();
+
+  const paths: Json = {};
+  for (const route of options.routes) {
+    paths[`${API_PREFIX}${route.path}`] = { get: operationOf(route, options.planByPath?.[route.path]) };
+  }
+
+  const responses: Json = {};
+  for (const [status, { name, text }] of Object.entries(OPERATION_ERRORS)) {
+    const code = Number(status) as keyof typeof ERROR_TYPES;
+    const headers =
+      code === 400 ? rateHeaders : code === 429 ? { ...rateHeaders, 'Retry-After': ref('headers', 'Retry-After') } : undefined;
+    responses[name] = errorResponse(variant, code, text, headers);
+  }
+  responses.MethodNotAllowed = errorResponse(variant, 405, 'Method not allowed: only GET and HEAD.', {
+    Allow: { description: 'Always `GET, HEAD`.', schema: { type: 'string', const: 'GET, HEAD' } },
+  });
+
+  const securitySchemes: Json = {
+    bearerAuth: { type: 'http', scheme: 'bearer', description: 'The API key as `Authorization: Bearer <key>`.' },
+    ...(variant === 'B'
+      ? { apiKey: { type: 'apiKey', in: 'query', name: 'apikey', description: 'Alternative: the API key as `?apikey=<key>`.' } }
+      : {}),
+  };
+
+  return {
+    openapi: '3.1.0',
+    info: { title: options.title, version: options.version, description: infoDescription(options) },
+    ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
+    // Alternatives: any one scheme suffices.
+    security: Object.keys(securitySchemes).map((name) => ({ [name]: [] })),
+    paths,
+    components: {
+      schemas: { Error: errorSchema(variant) },
+      responses,
+      headers: {
+        ...Object.fromEntries(
+          Object.entries(RATE_HEADERS).map(([name, description]) => [
+            name,
+            { description: `${description} Absent for unlimited plans.`, schema: headerSchema },
+          ]),
+        ),
+        'Retry-After': { description: 'Seconds to wait before the next request (at least 1).', schema: { type: 'integer', minimum: 1 } },
+      },
+      securitySchemes,
+    },
+  };
+}

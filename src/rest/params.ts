@@ -1,0 +1,90 @@
+/**
+ * Query parameters of the facades: one spec per parameter, with a zod schema of its meaning
+ * (validation here, JSON Schema in the OpenAPI document) and the message D5 asks for.
+ */
+import { z } from 'zod';
+import { badRequest } from '../http/errors.js';
+import { nestedForms, type RawQuery } from './query.js';
+
+export interface ParamSpec {
+  name: string;
+  description: string;
+  required: boolean;
+  /** The meaning of the value; its JSON Schema goes into OpenAPI. */
+  schema: z.ZodType;
+  /** Raw string -> candidate value (before the schema checks it). */
+  coerce(raw: string): unknown;
+  /** Said when the value is refused: what is wrong and what is allowed. */
+  message: string;
+  default?: unknown;
+  example?: string;
+}
+
+export function enumParam(name: string, values: readonly [string, ...string[]], description: string, defaultValue?: string): ParamSpec {
+  return {
+    name,
+    description,
+    required: false,
+    schema: defaultValue === undefined ? z.enum(values) : z.enum(values).default(defaultValue),
+    coerce: (raw) => raw,
+    message: `${name} must be one of ${values.join(', ')}`,
+    ...(defaultValue === undefined ? {} : { default: defaultValue }),
+  };
+}
+
+const INTEGER = /^[+-]?\d{1,15}$/;
+
+export function intParam(name: string, bounds: { min: number; max?: number; default: number }, description: string): ParamSpec {
+  let schema = z.number().int().min(bounds.min);
+  if (bounds.max !== undefined) schema = schema.max(bounds.max);
+  return {
+    name,
+    description,
+    required: false,
+    schema: schema.default(bounds.default),
+    coerce: (raw) => (INTEGER.test(raw.trim()) ? Number(raw.trim()) : Number.NaN),
+    message:
+      bounds.max === undefined
+        ? `${name} must be an integer >= ${bounds.min}`
+        : `${name} must be an integer from ${bounds.min} to ${bounds.max}`,
+    default: bounds.default,
+  };
+}
+
+export function stringParam(name: string, options: { required: boolean; description: string; example?: string; maxLength: number }): ParamSpec {
+  const schema = z.string().trim().min(1).max(options.maxLength);
+  return {
+    name,
+    description: options.description,
+    required: options.required,
+    schema: options.required ? schema : schema.optional(),
+    coerce: (raw) => raw,
+    message: options.required
+      ? `${name} is required: ${options.description}`
+      : `${name} must be a non-empty string of at most ${options.maxLength} characters`,
+    ...(options.example ? { example: options.example } : {}),
+  };
+}
+
+/** Validates the known parameters of a route (D6): unknown names are ignored. */
+export function parseParams(specs: readonly ParamSpec[], query: RawQuery): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const spec of specs) {
+    if (nestedForms(query, spec.name).length > 0) {
+      throw badRequest(`${spec.name} must be a plain value (${spec.name}=...), not a nested form`);
+    }
+    const values = query.get(spec.name);
+    if (values && values.length > 1) throw badRequest(`${spec.name} must be given at most once`);
+    const raw = values?.[0];
+    if (raw === undefined) {
+      if (spec.required) throw badRequest(spec.message);
+      out[spec.name] = spec.default;
+      continue;
+    }
+    // An empty value (`type=`) is a value like any other, and refused by the schema.
+    const parsed = spec.schema.safeParse(spec.coerce(raw));
+    if (!parsed.success) throw badRequest(spec.message);
+    out[spec.name] = parsed.data;
+  }
+  return out;
+}

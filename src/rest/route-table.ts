@@ -1,0 +1,30 @@
+/**
+ * One route table per facade: each GET route named once, with its parameters, its GraphQL
+ * operation and the reshaping into the variant's envelope. Express routing, the OpenAPI
+ * document and the contract tests are all derived from it.
+ */
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import type { z } from 'zod';
+import type { ParamSpec } from './params.js';
+
+export type Variant = 'A' | 'B';
+
+export interface RouteDefinition<TData = any, TVariables = any> {
+  /** Path under /api/v1, e.g. `/markets`. */
+  path: string;
+  summary: string;
+  description: string;
+  params: readonly ParamSpec[];
+  operation: TypedDocumentNode<TData, TVariables>;
+  /** Validated parameters -> operation variables. */
+  variables(params: Record<string, any>): TVariables;
+  /** Operation result -> the 200 body in the variant's envelope. */
+  reshape(data: TData, params: Record<string, any>): unknown;
+  /** The 200 body, for OpenAPI. */
+  responseSchema: z.ZodType;
+}
+
+/** Keeps the generic link between a route's operation and its callbacks. */
+export function defineRoute<TData, TVariables>(route: RouteDefinition<TData, TVariables>): RouteDefinition<TData, TVariables> {
+  return route;
+}

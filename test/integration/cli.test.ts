@@ -1,0 +1,194 @@
+/**
+ * The operator CLI (D13) end to end: each case spawns `market-gateway` against a private SQLite
+ * DATA_DIR. Independent spawns run concurrently because each one costs a tsx start-up.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createStore, openStore } from '../../src/store/index.js';
+import { runCli, type CliResult } from '../support/cli.js';
+
+const KEY_PATTERN = /^mgw_[0-9A-Za-z]{32,}$/;
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+let dataDir: string;
+const cli = (...args: string[]) => runCli(args, { DATA_DIR: dataDir });
+
+/** A user error: non-zero exit, a message on stderr, nothing on stdout, no stack trace. */
+function expectUserError(result: CliResult, message: RegExp): void {
+  expect(result.code).not.toBe(0);
+  expect(result.stderr).toMatch(message);
+  expect(result.stderr).not.toContain('    at ');
+  expect(result.stdout).toBe('');
+}
+
+interface CreatedKey {
+  id: string;
+  key: string;
+  account_id: string;
+  plan: string;
+  prediction_plan: string;
+  name: string;
+  created_at: string;
+}
+
+let proKey: CreatedKey;
+let freeKey: CreatedKey;
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgw-cli-'));
+  // Markets exist only once the server has ingested; seed one so alerts have a known symbol.
+  const store = createStore(await openStore({ dataDir }));
+  await store.markets.upsertMarkets([
+    { symbol: 'BTC/USD', name: 'Bitcoin', type: 'crypto', source: 'demo', staleAfterMs: 60_000, halted: false },
+  ]);
+  await store.connection.close();
+
+  const [pro, free] = await Promise.all([
+    cli('keys', 'create', '--plan', 'pro', '--prediction-plan', 'pro', '--name', 'acme', '--json'),
+    cli('keys', 'create', '--json'),
+  ]);
+  expect(pro.code).toBe(0);
+  expect(free.code).toBe(0);
+  proKey = JSON.parse(pro.stdout) as CreatedKey;
+  freeKey = JSON.parse(free.stdout) as CreatedKey;
+});
+
+afterAll(() => {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('keys', () => {
+  it('create --json prints one object with a fresh mgw_ key and the defaults', () => {
+    expect(proKey).toEqual({
+      id: expect.stringMatching(/^key_/),
+      key: expect.stringMatching(KEY_PATTERN),
+      account_id: expect.stringMatching(/^acct_/),
+      plan: 'pro',
+      prediction_plan: 'pro',
+      name: 'acme',
+      created_at: expect.stringMatching(ISO_MS),
+    });
+    expect(freeKey).toMatchObject({ plan: 'free', prediction_plan: 'none', name: 'default' });
+    expect(freeKey.key).toMatch(KEY_PATTERN);
+    expect(freeKey.key).not.toBe(proKey.key);
+  });
+
+  it('create (human) shows the key once with a warning; invalid values and configuration are refused', async () => {
+    const [human, badPlan, badPrediction, badConfig] = await Promise.all([
+      cli('keys', 'create', '--plan', 'enterprise'),
+      cli('keys', 'create', '--plan', 'gold'),
+      cli('keys', 'create', '--prediction-plan', 'enterprise'),
+      runCli(['keys', 'create'], { DATA_DIR: dataDir, DATABASE_URL: 'not a url' }),
+    ]);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/mgw_[0-9A-Za-z]{32,}/);
+    expect(human.stdout).toMatch(/will not be shown again/);
+    expectUserError(badPlan, /--plan.*gold.*free, pro, enterprise/);
+    expectUserError(badPrediction, /--prediction-plan.*none, pro/);
+    expectUserError(badConfig, /invalid configuration: DATABASE_URL/);
+  });
+
+  it('never reveals a key: not in the listing, not in the database files', async () => {
+    const list = await cli('keys', 'list', '--json');
+    expect(list.code).toBe(0);
+    const listed = JSON.parse(list.stdout) as Record<string, unknown>[];
+    expect(listed.map((k) => k.id)).toEqual(expect.arrayContaining([proKey.id, freeKey.id]));
+    expect(listed.find((k) => k.id === proKey.id)).toMatchObject({
+      prefix: proKey.key.slice(0, 10),
+      plan: 'pro',
+      prediction_plan: 'pro',
+      revoked_at: null,
+    });
+    for (const { key } of [proKey, freeKey]) {
+      expect(list.stdout).not.toContain(key);
+      expect(list.stdout).not.toContain(key.slice(10));
+    }
+    // Main file, -wal and -shm alike: only the hash may be stored.
+    const files = fs.readdirSync(dataDir);
+    expect(files.some((f) => f.endsWith('.sqlite'))).toBe(true);
+    for (const file of files) {
+      const bytes = fs.readFileSync(path.join(dataDir, file));
+      expect(bytes.includes(proKey.key)).toBe(false);
+      expect(bytes.includes(freeKey.key)).toBe(false);
+    }
+  });
+});
+
+describe('alerts create', () => {
+  it('creates an alert for a pro key on a known symbol (case-insensitive)', async () => {
+    const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    const [above, signal] = await Promise.all([
+      cli('alerts', 'create', '--key-id', proKey.id, '--symbol', 'btc/usd', '--above', '100000', '--expires-at', expiresAt,
+        '--json'),
+      cli('alerts', 'create', '--key-id', proKey.id, '--symbol', 'BTC/USD', '--signal', 'rsi_overbought'),
+    ]);
+    expect(above.code).toBe(0);
+    expect(JSON.parse(above.stdout)).toEqual({
+      id: expect.stringMatching(/^alrt_/),
+      status: 'active',
+      symbol: 'BTC/USD',
+      kind: 'price_above',
+      threshold: 100000,
+      signal: null,
+      created_at: expect.stringMatching(ISO_MS),
+      expires_at: expiresAt,
+      triggered_at: null,
+    });
+    expect(signal.code).toBe(0);
+    expect(signal.stdout).toMatch(/alrt_\w+ \(active\): BTC\/USD signal rsi_overbought/);
+  });
+
+  it('refuses unknown symbols, free plans, unknown keys and bad signal names', async () => {
+    const [unknownSymbol, freePlan, unknownKey, badSignal] = await Promise.all([
+      cli('alerts', 'create', '--key-id', proKey.id, '--symbol', 'NOPE/USD', '--above', '1'),
+      cli('alerts', 'create', '--key-id', freeKey.id, '--symbol', 'BTC/USD', '--above', '1'),
+      cli('alerts', 'create', '--key-id', 'key_doesnotexist', '--symbol', 'BTC/USD', '--below', '1'),
+      cli('alerts', 'create', '--key-id', proKey.id, '--symbol', 'BTC/USD', '--signal', 'moon'),
+    ]);
+    expectUserError(unknownSymbol, /unknown symbol: NOPE\/USD/);
+    expectUserError(freePlan, /pro or enterprise/);
+    expectUserError(unknownKey, /no key with id key_doesnotexist/);
+    expectUserError(badSignal, /signal must be one of/);
+  });
+
+  it('needs exactly one condition and strict numbers', async () => {
+    const base = ['alerts', 'create', '--key-id', proKey.id, '--symbol', 'BTC/USD'];
+    const [none, two, notNumber, blank, badExpiry] = await Promise.all([
+      cli(...base),
+      cli(...base, '--above', '1', '--change-above', '2'),
+      cli(...base, '--above', 'abc'),
+      cli(...base, '--below', ''),
+      cli(...base, '--above', '1', '--expires-at', '2026-02-30'),
+    ]);
+    expectUserError(none, /exactly one condition/);
+    expectUserError(two, /--above.*cannot be used with.*--change-above/);
+    expectUserError(notNumber, /--above.*'abc'.*decimal number/);
+    expectUserError(blank, /--below.*decimal number/);
+    expectUserError(badExpiry, /--expires-at.*ISO 8601/);
+  });
+});
+
+describe('keys revoke', () => {
+  it('revokes a key, shows it in the listing, and refuses it for alerts; unknown ids fail', async () => {
+    const [revoked, unknown] = await Promise.all([
+      cli('keys', 'revoke', freeKey.id),
+      cli('keys', 'revoke', 'key_doesnotexist'),
+    ]);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toMatch(/within 2 s/);
+    expectUserError(unknown, /no key with id key_doesnotexist/);
+
+    const [list, again, alert] = await Promise.all([
+      cli('keys', 'list', '--json'),
+      cli('keys', 'revoke', freeKey.id),
+      cli('alerts', 'create', '--key-id', freeKey.id, '--symbol', 'BTC/USD', '--above', '1'),
+    ]);
+    const listed = JSON.parse(list.stdout) as { id: string; revoked_at: string | null }[];
+    expect(listed.find((k) => k.id === freeKey.id)?.revoked_at).toMatch(ISO_MS);
+    expect(listed.find((k) => k.id === proKey.id)?.revoked_at).toBeNull();
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/already revoked/);
+    expectUserError(alert, /revoked/);
+  });
+});
