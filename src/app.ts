@@ -2,56 +2,115 @@
  * The composition root: the only module that knows every part. It opens the store, loads the
  * read model, starts ingest, and wires the edge, the schema and the facades into two listeners.
  */
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { createAlertEvaluator } from './alerts/alert-evaluator.js';
 import { createBriefService } from './analytics/brief-service.js';
 import { createAuthenticator } from './auth/authenticator.js';
+import { createBriefWriter } from './brief/index.js';
+import { createMorningBriefService } from './brief/morning-briefs.js';
 import type { Config } from './config/config.js';
 import type { GraphQLServices } from './graphql/context.js';
 import { createSchema } from './graphql/schema.js';
 import { createGraphQLServer, graphqlHandler } from './graphql/server.js';
 import { createAdmission } from './http/admission.js';
+import { createDegradedAnswers } from './http/degraded.js';
+import { createMetrics } from './metrics/metrics.js';
 import { createVariantApp } from './http/variant-app.js';
 import { createDemoFeed } from './ingest/demo/feed.js';
+import { createDemoPredictionFeed } from './ingest/demo/prediction/feed.js';
+import { withoutSymbols } from './ingest/demo/without-symbols.js';
 import { createIngestRunner } from './ingest/ingest-runner.js';
+import { createPredictionIngestRunner } from './ingest/prediction-ingest-runner.js';
 import { createLogger } from './logging/logger.js';
 import { createStoreQuota } from './quota/index.js';
+import { createRedisClient, waitForRedis } from './quota/redis-client.js';
+import { createRedisQuota } from './quota/redis-quota.js';
 import { MarketReadModel } from './readmodel/market-read-model.js';
+import { PredictionReadModel } from './readmodel/prediction-read-model.js';
 import { createFacadeHandler } from './rest/facade.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
 import { marketDataRoutes } from './rest/routes/market-data.js';
+import { predictionRoutes } from './rest/routes/prediction.js';
+import { createChangeListener, createChangeNotifier } from './cluster/change-feed.js';
+import { createLeaderLease } from './cluster/leader-lease.js';
 import { createStore, openStore } from './store/index.js';
+import { createLiveFeeds } from './upstream/live-feeds.js';
+import { createConnectors, liveSymbols } from './upstream/registry.js';
+
+/** `all`: HTTP and the background jobs (the embedded default); `http`: stateless API only; `worker`: jobs only. */
+export type Role = 'all' | 'http' | 'worker';
 
 export interface ServiceOptions {
   logger?: Logger;
   now?: () => number;
+  role?: Role;
 }
 
 export async function createService(config: Config, options: ServiceOptions = {}) {
   const logger = options.logger ?? createLogger(config.logLevel);
   const now = options.now ?? Date.now;
-  const unknownFeeds = config.feeds.filter((f) => f !== 'demo');
-  if (unknownFeeds.length > 0) {
-    throw new Error(`FEEDS: unknown or not yet available feed(s): ${unknownFeeds.join(', ')}; available: demo`);
-  }
+  const role = options.role ?? 'all';
+  const connectors = createConnectors(config.feeds.live);
 
   const store = createStore(await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  // Background work (ingest batches, read-model loads) may take longer than a request may wait: on
+  // PostgreSQL it has its own small pool whose statements may take 8 s (still inside a 10 s shutdown).
+  // SQLite needs no second handle.
+  const jobsStore =
+    store.connection.engine === 'postgres'
+      ? createStore(await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, queryTimeoutMs: 8_000, poolMax: 4, migrate: false }))
+      : store;
+  // With PostgreSQL, several instances may run: the worker tells the others what changed.
+  const pgUrl = store.connection.engine === 'postgres' ? config.databaseUrl : undefined;
+  const notifier = pgUrl && jobsStore.connection.pgPool ? createChangeNotifier(jobsStore.connection.pgPool, logger) : undefined;
   const markets = new MarketReadModel();
-  await markets.load(store.markets);
+  await markets.load(jobsStore.markets);
   const briefs = createBriefService(store.markets);
+  const predictions = new PredictionReadModel();
+  await predictions.load(jobsStore.prediction, now());
 
-  const alerts = createAlertEvaluator({ alerts: store.priceAlerts, briefs, logger });
+  const alerts = createAlertEvaluator({ alerts: jobsStore.priceAlerts, briefs, logger });
   const ingest = createIngestRunner({
-    store,
+    store: jobsStore,
     markets,
-    feed: createDemoFeed({ seed: config.demoSeed, now: now() }),
+    feed: config.feeds.demo ? withoutSymbols(createDemoFeed({ seed: config.demoSeed, now: now() }), liveSymbols(connectors)) : undefined,
     tickMs: config.demoTickMs,
     alerts,
+    onChange: () => notifier?.changed('market-data'),
     logger,
     now,
+  });
+
+  const predictionIngest = createPredictionIngestRunner({
+    repo: jobsStore.prediction,
+    readModel: predictions,
+    feed: config.feeds.demo ? createDemoPredictionFeed({ seed: config.demoSeed, now: now() }) : undefined,
+    tickMs: config.demoTickMs,
+    onChange: () => notifier?.changed('prediction'),
+    logger,
+    now,
+  });
+  const liveFeeds = createLiveFeeds({
+    connectors,
+    upstream: config.upstream,
+    acceptMarketData: ingest.accept,
+    acceptPrediction: predictionIngest.accept,
+    logger,
+    now,
+  });
+  const morningBriefs = createMorningBriefService({
+    repo: store.prediction,
+    readModel: predictions,
+    composer: createBriefWriter(
+      { llmBaseUrl: config.llm.baseUrl, llmModel: config.llm.model, llmApiKey: config.llm.apiKey, llmTimeoutMs: config.llm.timeoutMs },
+      logger,
+    ),
+    hourUtc: config.briefHourUtc,
+    now,
+    logger,
   });
 
   const authenticator = createAuthenticator({
@@ -59,21 +118,29 @@ export async function createService(config: Config, options: ServiceOptions = {}
     pollMs: config.revocationPollMs,
     onError: (error) => logger.warn({ err: error }, 'revocation poll failed'),
   });
-  const quota = createStoreQuota(store.connection);
+  // Several instances share Redis for exact quotas; one process counts in memory and its store.
+  const redis = config.redisUrl ? createRedisClient(config.redisUrl, logger) : undefined;
+  if (redis) await waitForRedis(redis, 2_000, logger);
+  const sharedQuota = redis ? createRedisQuota({ redis, days: store.quotaDays, logger, limits: config.planLimits }) : undefined;
+  const quota = sharedQuota ?? createStoreQuota(store.connection, config.planLimits);
+  const metrics = createMetrics();
+  metrics.watchFeeds(() => liveFeeds.stats());
+  const degraded = createDegradedAnswers(logger, metrics.degradedAnswers);
   const admissionFor = (variant: 'A' | 'B') =>
     createAdmission({
       authenticator,
       quota,
       now,
+      onDegraded: (error) => degraded.record(`quota ${variant}`, error),
       unauthorizedMessage:
         variant === 'B'
           ? 'a valid API key is required: send it as "Authorization: Bearer <key>" or ?apikey=<key>'
           : undefined,
     });
 
-  const services: GraphQLServices = { store, markets, briefs, now };
+  const services: GraphQLServices = { store, markets, briefs, predictions, morningBriefs, now };
   const schema = createSchema();
-  const apollo = await createGraphQLServer({ schema, admission: admissionFor('A'), production: config.production, logger });
+  const apollo = await createGraphQLServer({ schema, admission: admissionFor('A'), production: config.production, logger, degraded });
   const graphql = graphqlHandler(apollo, { admission: admissionFor('A'), services });
 
   const ready = async () => {
@@ -84,13 +151,18 @@ export async function createService(config: Config, options: ServiceOptions = {}
     } catch {
       checks.store = 'unreachable';
     }
-    checks.data = markets.list({ status: 'active' }, now()).length > 0 ? 'fresh' : 'stale';
-    return { ok: checks.store === 'ok' && checks.data === 'fresh', checks };
+    checks.data = markets.list({ status: 'active' }, now()).length > 0 || predictions.all().length > 0 ? 'fresh' : 'stale';
+    for (const feed of liveFeeds.stats()) {
+      // Informative only: a failing upstream degrades freshness, not readiness (the last good data is served).
+      checks[`feed_${feed.source}`] = feed.circuit !== 'closed' ? 'circuit_open' : feed.lastSuccessAt === null ? 'pending' : 'ok';
+    }
+    if (redis) checks.redis = redis.status === 'ready' ? 'ok' : 'unreachable';
+    return { ok: checks.store === 'ok' && checks.data === 'fresh' && checks.redis !== 'unreachable', checks };
   };
 
   const marketDataApp = createVariantApp({
     variant: 'A',
-    facade: createFacadeHandler({ variant: 'A', routes: marketDataRoutes, schema, admission: admissionFor('A'), services, logger }),
+    facade: createFacadeHandler({ variant: 'A', routes: marketDataRoutes, schema, admission: admissionFor('A'), services, logger, degraded }),
     graphql,
     openApiDocument: buildOpenApiDocument({
       variant: 'A',
@@ -101,49 +173,103 @@ export async function createService(config: Config, options: ServiceOptions = {}
     }),
     ready,
     logger,
+    degraded,
+    metrics: metrics.registry,
   });
   const predictionApp = createVariantApp({
     variant: 'B',
-    facade: createFacadeHandler({ variant: 'B', routes: [], schema, admission: admissionFor('B'), services, logger }),
+    facade: createFacadeHandler({ variant: 'B', routes: predictionRoutes, schema, admission: admissionFor('B'), services, logger, degraded }),
     graphql,
     openApiDocument: buildOpenApiDocument({
       variant: 'B',
       title: 'market-gateway: prediction markets (variant B)',
       version: '1.0.0',
-      description: 'Prediction markets (arriving with the variant B facade).',
-      routes: [],
+      description: 'The most active prediction markets, the morning brief and movement alerts. Pro plan.',
+      routes: predictionRoutes,
     }),
     ready,
     logger,
+    degraded,
+    metrics: metrics.registry,
   });
+
+  const jobs = {
+    async start() {
+      await Promise.all([ingest.start(), predictionIngest.start()]);
+      liveFeeds.start();
+      morningBriefs.start();
+    },
+    async stop() {
+      await Promise.all([liveFeeds.stop(), ingest.stop(), predictionIngest.stop(), morningBriefs.stop()]);
+    },
+  };
+  const lease = pgUrl && role !== 'http' ? createLeaderLease({ databaseUrl: pgUrl, logger, onElected: jobs.start, onDemoted: jobs.stop }) : undefined;
+  // Instances that do not run the jobs reload what the one that does has written.
+  const changes =
+    pgUrl && role !== 'worker'
+      ? createChangeListener({
+          databaseUrl: pgUrl,
+          logger,
+          onChange: async (kind) => {
+            if (lease?.isLeader()) return;
+            if (kind === 'market-data') await markets.load(jobsStore.markets);
+            else await predictions.load(jobsStore.prediction, now());
+          },
+        })
+      : undefined;
 
   return {
     logger,
     store,
     markets,
+    predictions,
     ingest,
+    predictionIngest,
+    morningBriefs,
+    liveFeeds,
     alerts,
+    sharedQuota,
+    redis,
+    /** Prometheus registry: degraded answers, live feed counts. */
+    metrics: metrics.registry,
     marketDataApp,
     predictionApp,
-    /** Starts background work: revocation polling and ingest (with its backfill). */
+    role,
+    /** True when this process runs the background jobs now. */
+    runsJobs: () => (lease ? lease.isLeader() : role !== 'http'),
+    /**
+     * Starts background work for the role: revocation polling and change notices for HTTP; the jobs
+     * (ingest with its backfill, live feeds, the brief schedule) for workers, under the lease with
+     * PostgreSQL so that exactly one instance runs them.
+     */
     async startBackground(): Promise<void> {
-      authenticator.start();
-      await ingest.start();
+      if (role !== 'worker') {
+        authenticator.start();
+        await changes?.start();
+      }
+      if (role === 'http') return;
+      if (lease) await lease.start();
+      else await jobs.start();
     },
     async close(): Promise<void> {
       authenticator.stop();
-      await ingest.stop();
+      await changes?.stop();
+      if (lease) await lease.stop();
+      else await jobs.stop();
       await apollo.stop();
+      await sharedQuota?.stop();
+      redis?.disconnect();
       await store.connection.close();
+      if (jobsStore !== store) await jobsStore.connection.close();
     },
   };
 }
 
 export type Service = Awaited<ReturnType<typeof createService>>;
 
-function listen(app: import('express').Express, port: number, host: string): Promise<Server> {
+function listen(handler: RequestListener, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
+    const server = createServer(handler).listen(port, host);
     server.once('listening', () => resolve(server));
     server.once('error', reject);
   });
@@ -156,30 +282,33 @@ function closeServer(server: Server): Promise<void> {
   });
 }
 
-/** `market-gateway serve`: both listeners, ingest and the background jobs in one process. */
+/**
+ * `market-gateway start` (role `all`, the embedded default): both listeners and the jobs in one
+ * process; `serve` (role `http`): the listeners only; `worker`: the jobs only, no listener.
+ */
 export async function startService(config: Config, options: ServiceOptions = {}) {
   const started = Date.now();
   const service = await createService(config, options);
   await service.startBackground();
-  const servers = await Promise.all([
-    listen(service.marketDataApp, config.marketDataPort, config.host),
-    listen(service.predictionApp, config.predictionPort, config.host),
-  ]);
+  const servers =
+    service.role === 'worker'
+      ? []
+      : await Promise.all([listen(service.marketDataApp, config.marketDataPort, config.host), listen(service.predictionApp, config.predictionPort, config.host)]);
   const [a, b] = servers.map((s) => (s.address() as AddressInfo).port);
   service.logger.info(
     {
-      marketData: `http://${config.host}:${a}/api/v1`,
-      prediction: `http://${config.host}:${b}/api/v1`,
-      graphql: `http://${config.host}:${a}/graphql`,
-      docs: `http://${config.host}:${a}/docs`,
+      role: service.role,
+      ...(a === undefined
+        ? { runsJobs: service.runsJobs() }
+        : { marketData: `http://${config.host}:${a}/api/v1`, prediction: `http://${config.host}:${b}/api/v1`, graphql: `http://${config.host}:${a}/graphql`, docs: `http://${config.host}:${a}/docs` }),
       store: service.store.connection.engine,
       startupMs: Date.now() - started,
     },
-    'market-gateway listening',
+    a === undefined ? 'market-gateway worker running' : 'market-gateway listening',
   );
   return {
     ...service,
-    ports: { marketData: a!, prediction: b! },
+    ports: { marketData: a, prediction: b },
     async stop(): Promise<void> {
       await Promise.all(servers.map(closeServer));
       await service.close();

@@ -1,19 +1,31 @@
-/** `serve`: runs the service until SIGINT/SIGTERM, then stops it cleanly (what `npm start` runs). */
+/**
+ * `start` (what `npm start` runs: HTTP and jobs in one process), `serve` (HTTP only) and `worker`
+ * (jobs only): each runs until SIGINT/SIGTERM, then stops cleanly.
+ */
 import type { Command } from 'commander';
+import type { Role } from '../app.js';
 import { loadCliConfig } from './context.js';
 import { describeError } from './errors.js';
 
+const ROLES: { command: string; role: Role; description: string }[] = [
+  { command: 'start', role: 'all', description: 'run the whole gateway in one process: both variants (GraphQL and REST) and the background jobs' },
+  { command: 'serve', role: 'http', description: 'run the HTTP API only (stateless; several behind a load balancer, with DATABASE_URL and REDIS_URL)' },
+  { command: 'worker', role: 'worker', description: 'run the background jobs only (ingest, detectors, alerts, the brief); with PostgreSQL one worker at a time holds them' },
+];
+
 export function registerServe(program: Command): void {
-  program
-    .command('serve')
-    .description('run the gateway (both variants, GraphQL and REST) until SIGINT or SIGTERM')
-    .action(async () => {
-      const config = await loadCliConfig();
-      // Imported here so the key and alert commands never load the whole server.
-      const { startService } = await import('../app.js');
-      const service = await startService(config);
-      await new Promise<never>(() => stopOnSignal(service));
-    });
+  for (const { command, role, description } of ROLES) {
+    program
+      .command(command)
+      .description(`${description}, until SIGINT or SIGTERM`)
+      .action(async () => {
+        const config = await loadCliConfig();
+        // Imported here so the key and alert commands never load the whole server.
+        const { startService } = await import('../app.js');
+        const service = await startService(config, { role });
+        await new Promise<never>(() => stopOnSignal(service));
+      });
+  }
 }
 
 function stopOnSignal(service: { stop(): Promise<void> }): void {

@@ -1,6 +1,8 @@
 /** Configuration from the environment, validated once at start (a bad value stops start-up with a clear message). */
 import path from 'node:path';
 import { z } from 'zod';
+import { PlanLimitOverridesSchema, resolvePlanLimits, type PlanLimitTable } from '../quota/plans.js';
+import { LIVE_SOURCES, parseFeeds, type FeedSelection, type LiveSource } from '../upstream/sources.js';
 
 const port = z.coerce.number().int().min(0).max(65_535);
 
@@ -10,13 +12,37 @@ const EnvSchema = z.object({
   PREDICTION_PORT: port.default(4001),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.string().url().optional(),
+  /** Overrides of D4's plan limits, as JSON (see README). */
+  PLAN_LIMITS: z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'not valid JSON' });
+        return z.NEVER;
+      }
+    })
+    .pipe(PlanLimitOverridesSchema)
+    .optional(),
+  /** Shared quotas across instances (redis://host:6379/0). */
+  REDIS_URL: z.string().url().optional(),
   FEEDS: z.string().default('demo'),
+  /** Per request to an upstream. */
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   DEMO_SEED: z.coerce.number().int().default(42),
   DEMO_TICK_MS: z.coerce.number().int().min(50).default(2_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().optional(),
   /** How often running servers look for revoked keys; D2 bounds the delay at 2 s. */
   REVOCATION_POLL_MS: z.coerce.number().int().min(50).max(1_500).default(500),
+  /** D10: when the day's morning brief is written. */
+  BRIEF_HOUR_UTC: z.coerce.number().int().min(0).max(23).default(6),
+  /** An OpenAI-compatible endpoint for the brief, e.g. http://127.0.0.1:11434/v1; unset: the built-in writer. */
+  LLM_BASE_URL: z.string().url().optional(),
+  LLM_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  LLM_API_KEY: z.string().optional(),
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
 });
 
 export interface Config {
@@ -25,34 +51,64 @@ export interface Config {
   predictionPort: number;
   dataDir: string;
   databaseUrl: string | undefined;
-  feeds: string[];
+  redisUrl: string | undefined;
+  planLimits: PlanLimitTable;
+  feeds: FeedSelection;
+  upstream: { timeoutMs: number; sources: Record<LiveSource, { baseUrl?: string | undefined; pollMs?: number | undefined }> };
   demoSeed: number;
   demoTickMs: number;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   production: boolean;
   revocationPollMs: number;
+  briefHourUtc: number;
+  llm: { baseUrl: string | undefined; model: string; apiKey: string | undefined; timeoutMs: number };
 }
 
 export class ConfigError extends Error {}
 
+/** `<SOURCE>_BASE_URL` and `<SOURCE>_POLL_MS` for every live source. */
+const SourceEnvSchema = z.object(
+  Object.fromEntries(
+    LIVE_SOURCES.flatMap((s) => [
+      [`${s.toUpperCase()}_BASE_URL`, z.string().url().optional()],
+      [`${s.toUpperCase()}_POLL_MS`, z.coerce.number().int().min(50).max(86_400_000).optional()],
+    ]),
+  ) as Record<string, z.ZodOptional<z.ZodString> | z.ZodOptional<z.ZodNumber>>,
+);
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = EnvSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  const parsed = EnvSchema.and(SourceEnvSchema).safeParse(present);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new ConfigError(`invalid configuration: ${problems}`);
   }
   const e = parsed.data;
+  const feeds = parseFeeds(e.FEEDS);
+  if ('error' in feeds) throw new ConfigError(`invalid configuration: FEEDS: ${feeds.error}`);
+  const sourceEnv = parsed.data as Record<string, string | number | undefined>;
+  const sources = Object.fromEntries(
+    LIVE_SOURCES.map((s) => [
+      s,
+      { baseUrl: sourceEnv[`${s.toUpperCase()}_BASE_URL`] as string | undefined, pollMs: sourceEnv[`${s.toUpperCase()}_POLL_MS`] as number | undefined },
+    ]),
+  ) as Config['upstream']['sources'];
   return {
     host: e.HOST,
     marketDataPort: e.MARKET_DATA_PORT,
     predictionPort: e.PREDICTION_PORT,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
-    feeds: e.FEEDS.split(',').map((f) => f.trim().toLowerCase()).filter(Boolean),
+    redisUrl: e.REDIS_URL,
+    planLimits: resolvePlanLimits(e.PLAN_LIMITS),
+    feeds,
+    upstream: { timeoutMs: e.UPSTREAM_TIMEOUT_MS, sources },
     demoSeed: e.DEMO_SEED,
     demoTickMs: e.DEMO_TICK_MS,
     logLevel: e.LOG_LEVEL,
     production: e.NODE_ENV === 'production',
     revocationPollMs: e.REVOCATION_POLL_MS,
+    briefHourUtc: e.BRIEF_HOUR_UTC,
+    llm: { baseUrl: e.LLM_BASE_URL, model: e.LLM_MODEL, apiKey: e.LLM_API_KEY, timeoutMs: e.LLM_TIMEOUT_MS },
   };
 }

@@ -2,7 +2,9 @@
 import type { PriceAlert } from '../domain/account.js';
 import type { Principal } from '../auth/authenticator.js';
 import type { BriefService } from '../analytics/brief-service.js';
+import type { MorningBriefService } from '../brief/morning-briefs.js';
 import type { MarketReadModel } from '../readmodel/market-read-model.js';
+import type { PredictionReadModel } from '../readmodel/prediction-read-model.js';
 import type { Store } from '../store/index.js';
 import type { Loaders } from './loaders.js';
 
@@ -10,6 +12,8 @@ export interface GraphQLServices {
   store: Store;
   markets: MarketReadModel;
   briefs: BriefService;
+  predictions: PredictionReadModel;
+  morningBriefs: MorningBriefService;
   now(): number;
   /** Lets the alert evaluator know at once (it also reloads on its own schedule). */
   onAlertCreated?: (alert: PriceAlert) => void;

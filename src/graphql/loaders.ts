@@ -2,13 +2,15 @@
 import DataLoader from 'dataloader';
 import type { BriefAnalysis, Interval } from '../domain/market.js';
 import type { GraphQLServices } from './context.js';
-import type { AssetMarketModel } from './models.js';
+import type { AssetMarketModel, PredictionMarketModel } from './models.js';
 
 export interface Loaders {
   /** Asset market by upper-case symbol, from the in-memory read model. */
   assetMarket: DataLoader<string, AssetMarketModel | null>;
   /** Brief analysis by `interval` + symbol: one candle query per interval for all symbols. */
   briefAnalysis: DataLoader<{ symbol: string; interval: Interval }, BriefAnalysis | null, string>;
+  /** Prediction market by id: scored from the read model, or (no longer tracked) one store query for all misses. */
+  predictionMarket: DataLoader<string, PredictionMarketModel | null>;
 }
 
 export function createLoaders(services: GraphQLServices): Loaders {
@@ -32,5 +34,14 @@ export function createLoaders(services: GraphQLServices): Loaders {
       },
       { cacheKeyFn: (k) => `${k.interval}|${k.symbol}` },
     ),
+    predictionMarket: new DataLoader(async (ids) => {
+      const scored = new Map(services.predictions.top(Number.MAX_SAFE_INTEGER, services.now()).map((s) => [s.market.id, s]));
+      const missing = ids.filter((id) => !scored.has(id));
+      const stored = new Map((await services.store.prediction.marketsByIds(missing)).map((m) => [m.id, m]));
+      return ids.map((id) => {
+        const market = stored.get(id);
+        return scored.get(id) ?? (market ? { market, signal: 'wait' as const, move24hPts: null } : null);
+      });
+    }),
   };
 }

@@ -1,6 +1,7 @@
 /** What resolvers pass between each other (codegen "mappers"): domain data, before field selection. */
 import type { BriefAnalysis, Interval, MarketMeta, Quote } from '../domain/market.js';
-import type { MovementAlert, PredictionMarket } from '../domain/prediction.js';
+import type { MovementAlert } from '../domain/prediction.js';
+import type { ScoredPredictionMarket } from '../readmodel/prediction-read-model.js';
 
 export interface AssetMarketModel {
   meta: MarketMeta;
@@ -14,5 +15,5 @@ export interface AssetBriefMarketModel {
   analysis: BriefAnalysis;
 }
 
-export type PredictionMarketModel = PredictionMarket;
+export type PredictionMarketModel = ScoredPredictionMarket;
 export type MovementAlertModel = MovementAlert;

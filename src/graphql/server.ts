@@ -3,6 +3,8 @@
  * (D12): key (401), plan per field (403), quota (429), before any resolver.
  */
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import type { DegradedAnswers } from '../http/degraded.js';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import {
   ApolloServerPluginLandingPageLocalDefault,
@@ -19,7 +21,10 @@ import { graphqlCodeFor, toGraphQLError } from './errors.js';
 import { createLoaders } from './loaders.js';
 import { analyzeOperation, collectFieldRequirements, type OperationAnalysis } from './plan-requirements.js';
 
+const CLIENT_QUERY_ERRORS = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_REQUEST', 'OPERATION_RESOLUTION_FAILURE']);
+
 export interface GraphQLServerOptions {
+  degraded: DegradedAnswers;
   schema: GraphQLSchema;
   admission: Admission;
   production: boolean;
@@ -76,8 +81,14 @@ export async function createGraphQLServer(options: GraphQLServerOptions): Promis
     hideSchemaDetailsFromClientErrors: options.production,
     csrfPrevention: true,
     allowBatchedHttpRequests: false,
+    // The process owns shutdown (cli/serve.ts): Apollo's own SIGTERM handler would stop it halfway and
+    // re-send the signal, cutting our drain short and exiting 1.
+    stopOnTerminationSignals: false,
     plugins: [
       edgePlugin(options),
+      // The built-in cache-control plugin hooks every field (and makes Apollo wrap every resolver) to
+      // compute a Cache-Control nobody reads here: off, it costs nothing per field.
+      ApolloServerPluginCacheControlDisabled(),
       options.production
         ? ApolloServerPluginLandingPageProductionDefault({ footer: false })
         : ApolloServerPluginLandingPageLocalDefault({ embed: true, footer: false }),
@@ -87,12 +98,18 @@ export async function createGraphQLServer(options: GraphQLServerOptions): Promis
       if (original instanceof ApiError) {
         return { ...formatted, message: original.message, extensions: { code: graphqlCodeFor(original.status) } };
       }
+      const unavailable = options.degraded.answerFor('graphql', original);
+      if (unavailable) {
+        return { message: unavailable.message, extensions: { code: 'SERVICE_UNAVAILABLE' }, ...(formatted.path ? { path: formatted.path } : {}) };
+      }
       if (formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {
         // Never leak internals (paths, SQL, stacks) to a client; the log has the detail.
         options.logger.error({ err: original ?? error }, 'graphql resolver failed');
         return { message: 'internal error', extensions: { code: 'INTERNAL_SERVER_ERROR' }, ...(formatted.path ? { path: formatted.path } : {}) };
       }
       const { stacktrace: _drop, ...extensions } = formatted.extensions ?? {};
+      // D12 lists the codes clients see: a query that does not parse or validate is their input's fault.
+      if (typeof extensions.code === 'string' && CLIENT_QUERY_ERRORS.has(extensions.code)) extensions.code = 'BAD_USER_INPUT';
       return { ...formatted, extensions };
     },
   });

@@ -6,6 +6,7 @@ import type { Authenticator, Principal } from '../auth/authenticator.js';
 import type { Product } from '../domain/account.js';
 import { assertPlan, type PlanRequirements } from '../graphql/plan-requirements.js';
 import type { QuotaService } from '../quota/index.js';
+import { QuotaUnavailableError } from '../quota/redis-quota.js';
 import { ApiError } from './errors.js';
 
 export interface Admission {
@@ -21,6 +22,8 @@ export function createAdmission(deps: {
   authenticator: Authenticator;
   quota: QuotaService;
   now: () => number;
+  /** Told of every answer degraded by a dependency (logs, metrics). */
+  onDegraded?: (error: Error) => void;
   /** Variant B also accepts ?apikey=; the message says so. */
   unauthorizedMessage?: string;
 }): Admission {
@@ -39,7 +42,14 @@ export function createAdmission(deps: {
       let headers: Record<string, string> = {};
       let fewest = Infinity;
       for (const product of Object.keys(requirements) as Product[]) {
-        const decision = await deps.quota.consume(principal.account, product, deps.now());
+        const decision = await deps.quota.consume(principal.account, product, deps.now()).catch((error: unknown) => {
+          // Unmetered traffic is not an option, nor is a client left waiting: answer 503 at once.
+          if (error instanceof QuotaUnavailableError) {
+            deps.onDegraded?.(error);
+            throw new ApiError(503, 'rate limiting is temporarily unavailable; retry shortly', { 'Retry-After': '1' });
+          }
+          throw error;
+        });
         if (!decision.allowed) {
           throw new ApiError(429, `rate limit exceeded: retry after ${decision.headers['Retry-After']} s`, decision.headers as Record<string, string>);
         }

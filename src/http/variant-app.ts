@@ -1,8 +1,13 @@
 /**
- * One Express app per listener (D1): variant A on MARKET_DATA_PORT, variant B on PREDICTION_PORT.
- * Both serve /graphql, /health, /ready, /docs; /api/v1 is the variant's facade.
+ * One listener per variant (D1): variant A on MARKET_DATA_PORT, variant B on PREDICTION_PORT.
+ * Both serve /graphql, /health, /ready, /docs, /metrics through Express; /api/v1 is the variant's
+ * facade, which legacy clients poll, so its requests skip Express altogether (its routing and
+ * response helpers cost more than the facade's own work).
  */
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { Registry } from 'prom-client';
+import type { DegradedAnswers } from './degraded.js';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { redactUrl } from '../logging/logger.js';
@@ -12,34 +17,47 @@ import { docsRouter } from './docs.js';
 import { ApiError } from './errors.js';
 
 export interface VariantAppOptions {
+  /** Prometheus registry served at /metrics. */
+  metrics?: Registry;
+  degraded: DegradedAnswers;
   variant: Variant;
-  facade: RequestHandler;
+  /** The REST facade on plain node:http: `url` is the path and query under /api/v1. */
+  facade: (req: IncomingMessage, res: ServerResponse, url: string) => Promise<void>;
   graphql: RequestHandler;
   openApiDocument: object;
   ready: () => Promise<{ ok: boolean; checks: Record<string, string> }>;
   logger: Logger;
 }
 
-export function createVariantApp(options: VariantAppOptions): express.Express {
+const API_PREFIX = '/api/v1';
+const OPENAPI_PATH = '/api/v1/openapi.json';
+
+export function createVariantApp(options: VariantAppOptions): RequestListener {
   const { variant, logger } = options;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
 
-  app.use((req, res, next) => {
-    const started = process.hrtime.bigint();
-    const id = (typeof req.headers['x-request-id'] === 'string' && /^[\w.-]{1,64}$/.test(req.headers['x-request-id'])
-      ? req.headers['x-request-id']
-      : randomUUID());
+  /** Request id, nosniff, and one log line per answer (built only when the level logs it). */
+  function stamp(req: IncomingMessage, res: ServerResponse): void {
+    const header = req.headers['x-request-id'];
+    const id = typeof header === 'string' && /^[\w.-]{1,64}$/.test(header) ? header : randomUUID();
     res.setHeader('X-Request-Id', id);
     res.setHeader('X-Content-Type-Options', 'nosniff');
+    if (!logger.isLevelEnabled('info')) return;
+    const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info({ reqId: id, variant, method: req.method, url: redactUrl(req.originalUrl), status: res.statusCode, ms: Math.round(ms * 100) / 100 }, 'request');
+      logger.info({ reqId: id, variant, method: req.method, url: redactUrl(req.url ?? ''), status: res.statusCode, ms: Math.round(ms * 100) / 100 }, 'request');
     });
-    next();
-  });
+  }
 
+  if (options.metrics) {
+    const registry = options.metrics;
+    app.get('/metrics', async (_req, res) => {
+      res.type(registry.contentType).send(await registry.metrics());
+    });
+  }
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -55,7 +73,8 @@ export function createVariantApp(options: VariantAppOptions): express.Express {
     res.json(options.openApiDocument);
   });
   app.use(docsRouter('/api/v1/openapi.json'));
-  app.use('/api/v1', options.facade);
+  // `/api/v1` alone (and anything the fast path does not take) still reaches the facade here.
+  app.use(API_PREFIX, (req, res) => void options.facade(req, res, req.url));
 
   app.use((req, res) => {
     sendError(res, variant, new ApiError(404, `no endpoint ${req.method} ${req.path}; the API lives under /api/v1 (see /docs)`));
@@ -69,9 +88,20 @@ export function createVariantApp(options: VariantAppOptions): express.Express {
       // body-parser errors (malformed JSON and the like): say what, never how it failed inside.
       return sendError(res, variant, new ApiError(400, error.type === 'entity.parse.failed' ? 'malformed JSON body' : 'bad request'));
     }
+    const unavailable = options.degraded.answerFor('http', error);
+    if (unavailable) return sendError(res, variant, unavailable);
     logger.error({ err: error }, 'unhandled request error');
     sendError(res, variant, new ApiError(500, 'internal error'));
   };
   app.use(onError);
-  return app;
+
+  return (req, res) => {
+    stamp(req, res);
+    const url = req.url ?? '/';
+    if (url.startsWith(`${API_PREFIX}/`) && !url.startsWith(OPENAPI_PATH)) {
+      void options.facade(req, res, url.slice(API_PREFIX.length));
+      return;
+    }
+    app(req, res);
+  };
 }

@@ -1,12 +1,18 @@
-/** Quotas per product and plan (D4). `null` means unlimited. */
-import type { Account, Product } from '../domain/account.js';
+/** Quotas per product and plan (D4), which operators may override with PLAN_LIMITS. `null` means unlimited. */
+import { z } from 'zod';
+import { MARKET_DATA_PLANS, PREDICTION_PLANS, type Account, type Product } from '../domain/account.js';
 
 export interface WindowLimits {
   perMinute: number | null;
   perDay: number | null;
 }
 
-export const PLAN_LIMITS = {
+export type PlanLimitTable = {
+  marketData: Record<Account['marketDataPlan'], WindowLimits>;
+  prediction: Record<Account['predictionPlan'], WindowLimits>;
+};
+
+export const PLAN_LIMITS: PlanLimitTable = {
   marketData: {
     free: { perMinute: 10, perDay: 1_000 },
     pro: { perMinute: 60, perDay: 50_000 },
@@ -16,12 +22,27 @@ export const PLAN_LIMITS = {
     none: { perMinute: null, perDay: null },
     pro: { perMinute: 60, perDay: null },
   },
-} as const satisfies Record<Product, Record<string, WindowLimits>>;
+};
 
-export function limitsFor(account: Account, product: Product): WindowLimits {
-  return product === 'marketData'
-    ? PLAN_LIMITS.marketData[account.marketDataPlan]
-    : PLAN_LIMITS.prediction[account.predictionPlan];
+const limit = z.number().int().min(1).nullable();
+const windows = z.object({ perMinute: limit.optional(), perDay: limit.optional() }).strict();
+const plans = <P extends readonly [string, ...string[]]>(names: P) => z.partialRecord(z.enum(names), windows);
+
+/** PLAN_LIMITS: e.g. `{"prediction": {"pro": {"perMinute": null}}}` (null lifts a window). */
+export const PlanLimitOverridesSchema = z
+  .object({ marketData: plans(MARKET_DATA_PLANS).optional(), prediction: plans(PREDICTION_PLANS).optional() })
+  .strict();
+export type PlanLimitOverrides = z.infer<typeof PlanLimitOverridesSchema>;
+
+/** The defaults with the operator's overrides laid over them, window by window. */
+export function resolvePlanLimits(overrides: PlanLimitOverrides = {}): PlanLimitTable {
+  const merge = <P extends string>(base: Record<P, WindowLimits>, over: Partial<Record<P, Partial<WindowLimits>>> | undefined) =>
+    Object.fromEntries(Object.entries<WindowLimits>(base).map(([plan, w]) => [plan, { ...w, ...over?.[plan as P] }])) as Record<P, WindowLimits>;
+  return { marketData: merge(PLAN_LIMITS.marketData, overrides.marketData), prediction: merge(PLAN_LIMITS.prediction, overrides.prediction) };
+}
+
+export function limitsFor(account: Account, product: Product, table: PlanLimitTable = PLAN_LIMITS): WindowLimits {
+  return product === 'marketData' ? table.marketData[account.marketDataPlan] : table.prediction[account.predictionPlan];
 }
 
 /** The plan name that selects the limits, used in limiter keys. */

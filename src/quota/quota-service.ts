@@ -4,7 +4,7 @@
  */
 import type { Account, Product } from '../domain/account.js';
 import type { WindowCounter } from './counters.js';
-import { limitsFor, planOf } from './plans.js';
+import { limitsFor, PLAN_LIMITS, planOf, type PlanLimitTable } from './plans.js';
 import { type WindowName, windowAt } from './windows.js';
 
 export interface QuotaHeaders {
@@ -23,7 +23,7 @@ export interface QuotaDecision {
 /** Creates the counter of one window for one plan (memory, SQLite, PostgreSQL or Redis). */
 export type CounterFactory = (window: WindowName, prefix: string, limit: number) => Promise<WindowCounter>;
 
-interface WindowState {
+export interface WindowState {
   window: WindowName;
   limit: number;
   remaining: number;
@@ -34,7 +34,7 @@ export interface QuotaService {
   consume(account: Account, product: Product, now: number): Promise<QuotaDecision>;
 }
 
-export function createQuotaService(counterFor: CounterFactory): QuotaService {
+export function createQuotaService(counterFor: CounterFactory, table: PlanLimitTable = PLAN_LIMITS): QuotaService {
   const counters = new Map<string, Promise<WindowCounter>>();
   // Counters are created one at a time: concurrent `CREATE TABLE IF NOT EXISTS` races on PostgreSQL.
   let creating: Promise<unknown> = Promise.resolve();
@@ -52,7 +52,7 @@ export function createQuotaService(counterFor: CounterFactory): QuotaService {
 
   return {
     async consume(account, product, now) {
-      const limits = limitsFor(account, product);
+      const limits = limitsFor(account, product, table);
       const plan = planOf(account, product);
       const windows: [WindowName, number | null][] = [
         ['minute', limits.perMinute],
@@ -81,7 +81,7 @@ export function createQuotaService(counterFor: CounterFactory): QuotaService {
   };
 }
 
-function refusalHeaders(limit: number, endsAt: number, now: number): QuotaHeaders {
+export function refusalHeaders(limit: number, endsAt: number, now: number): QuotaHeaders {
   return {
     'X-RateLimit-Limit': String(limit),
     'X-RateLimit-Remaining': '0',
@@ -91,7 +91,7 @@ function refusalHeaders(limit: number, endsAt: number, now: number): QuotaHeader
 }
 
 /** The binding window has the fewest units left; on a tie, the one that resets first (D4). */
-function bindingHeaders(states: WindowState[]): Partial<QuotaHeaders> {
+export function bindingHeaders(states: WindowState[]): Partial<QuotaHeaders> {
   const binding = [...states].sort((a, b) => a.remaining - b.remaining || a.endsAt - b.endsAt)[0];
   if (!binding) return {};
   return {

@@ -40,6 +40,10 @@ export class MarketReadModel {
     this.version++;
   }
 
+  meta(symbol: string): MarketMeta | undefined {
+    return this.metas.get(symbol);
+  }
+
   has(symbol: string): boolean {
     return this.metas.has(symbol);
   }

@@ -3,7 +3,8 @@
  * operation in-process against the same schema and context as /graphql. The pipeline reads
  * top to bottom in D3's order.
  */
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { DegradedAnswers } from '../http/degraded.js';
 import { execute, type GraphQLSchema, validate } from 'graphql';
 import type { Logger } from 'pino';
 import { presentedKey } from '../auth/credentials.js';
@@ -17,9 +18,10 @@ import {
 } from '../graphql/plan-requirements.js';
 import type { Admission } from '../http/admission.js';
 import { ApiError } from '../http/errors.js';
-import { sendError } from './envelope.js';
+import { sendError, sendJson } from './envelope.js';
 import { parseParams } from './params.js';
 import { parseRawQuery } from './query.js';
+import { cacheKeyOf, createResponseCache, matchesEtag } from './response-cache.js';
 import type { RouteDefinition, Variant } from './route-table.js';
 
 interface PreparedRoute {
@@ -29,6 +31,8 @@ interface PreparedRoute {
 }
 
 export interface FacadeOptions {
+  /** Where answers spoiled by a dependency are logged and counted. */
+  degraded: DegradedAnswers;
   variant: Variant;
   routes: readonly RouteDefinition[];
   schema: GraphQLSchema;
@@ -54,11 +58,40 @@ function prepare(schema: GraphQLSchema, routes: readonly RouteDefinition[]): Map
 export function createFacadeHandler(options: FacadeOptions) {
   const routes = prepare(options.schema, options.routes);
   const { variant, admission } = options;
+  const cache = createResponseCache();
 
-  return async function handle(req: Request, res: Response): Promise<void> {
-    const path = req.path.replace(/\/+$/, '') || '/';
+  /** Executes a route's operation in-process; a failed one becomes the ApiError to answer. */
+  async function run(prepared: PreparedRoute, params: Record<string, unknown>, principal: GraphQLContext['principal']): Promise<any> {
+    const contextValue: GraphQLContext = {
+      principal,
+      services: options.services,
+      loaders: createLoaders(options.services),
+      responseHeaders: {},
+    };
+    const result = await execute({
+      schema: options.schema,
+      document: prepared.route.operation,
+      variableValues: prepared.route.variables(params) as Record<string, unknown>,
+      contextValue,
+    });
+    if (result.errors?.length) {
+      const original = result.errors[0]!.originalError;
+      const unavailable = options.degraded.answerFor('rest', original);
+      if (unavailable) throw unavailable;
+      const error = apiErrorOf(result.errors[0]!);
+      if (error.status >= 500) options.logger.error({ err: result.errors[0]!.originalError ?? result.errors[0] }, 'facade operation failed');
+      throw error;
+    }
+    return result.data;
+  }
+
+  /** `url` is the request's path and query under /api/v1 (e.g. `/markets?limit=5`). */
+  return async function handle(req: IncomingMessage, res: ServerResponse, url: string): Promise<void> {
+    const q = url.indexOf('?');
+    const path = (q < 0 ? url : url.slice(0, q)).replace(/\/+$/, '') || '/';
+    const head = req.method === 'HEAD';
     try {
-      const query = parseRawQuery(req.originalUrl);
+      const query = parseRawQuery(url);
       // 1. Authentication (401)
       const principal = await admission.authenticate(
         presentedKey(req.headers.authorization, query.get('apikey')?.[0], variant),
@@ -76,29 +109,29 @@ export function createFacadeHandler(options: FacadeOptions) {
       for (const [name, value] of Object.entries(rateHeaders)) res.setHeader(name, value);
       // 5. Parameters (400)
       const params = parseParams(prepared.route.params, query);
-      // 6. Execution
-      const contextValue: GraphQLContext = {
-        principal,
-        services: options.services,
-        loaders: createLoaders(options.services),
-        responseHeaders: {},
-      };
-      const result = await execute({
-        schema: options.schema,
-        document: prepared.route.operation,
-        variableValues: prepared.route.variables(params) as Record<string, unknown>,
-        contextValue,
-      });
-      if (result.errors?.length) {
-        const error = apiErrorOf(result.errors[0]!);
-        if (error.status >= 500) options.logger.error({ err: result.errors[0]!.originalError ?? result.errors[0] }, 'facade operation failed');
-        throw error;
+      // 6. Execution, or the answer already computed for the same data and parameters
+      const policy = prepared.route.cache;
+      if (!policy) {
+        const value = prepared.route.reshape(await run(prepared, params, principal), params);
+        sendJson(res, 200, Buffer.from(JSON.stringify(value)), head);
+        return;
       }
-      res.status(200).json(prepared.route.reshape(result.data, params));
+      const now = options.services.now();
+      const key = cacheKeyOf(path, params, policy.version(options.services, now));
+      const body = await cache.get(key, async () => prepared.route.reshape(await run(prepared, params, principal), params));
+      res.setHeader('ETag', body.etag);
+      res.setHeader('Cache-Control', `private, max-age=${policy.maxAgeSeconds}`);
+      if (matchesEtag(req.headers['if-none-match'], body.etag)) {
+        sendJson(res, 304, undefined);
+        return;
+      }
+      sendJson(res, 200, body.bytes, head);
     } catch (error) {
-      if (error instanceof ApiError) return sendError(res, variant, error);
+      if (error instanceof ApiError) return sendError(res, variant, error, head);
+      const unavailable = options.degraded.answerFor('rest', error);
+      if (unavailable) return sendError(res, variant, unavailable, head);
       options.logger.error({ err: error }, 'facade request failed');
-      sendError(res, variant, new ApiError(500, 'internal error'));
+      sendError(res, variant, new ApiError(500, 'internal error'), head);
     }
   };
 }

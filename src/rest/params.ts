@@ -32,21 +32,32 @@ export function enumParam(name: string, values: readonly [string, ...string[]], 
   };
 }
 
-const INTEGER = /^[+-]?\d{1,15}$/;
+// Any number of digits: a huge value is still "above the maximum" (clamped or refused by its bound, D6).
+const INTEGER = /^[+-]?\d+$/;
 
-export function intParam(name: string, bounds: { min: number; max?: number; default: number }, description: string): ParamSpec {
-  let schema = z.number().int().min(bounds.min);
-  if (bounds.max !== undefined) schema = schema.max(bounds.max);
+/**
+ * An integer within bounds. With `clampAbove`, a value above `max` is taken as `max` instead of
+ * refused (variant B's alerts `limit`, D6), so the documented schema has no maximum.
+ */
+export function intParam(
+  name: string,
+  bounds: { min: number; max?: number; default: number; clampAbove?: boolean },
+  description: string,
+): ParamSpec {
+  const { min, max, clampAbove = false } = bounds;
+  let schema = z.number().int().min(min);
+  if (max !== undefined && !clampAbove) schema = schema.max(max);
+  const parse = (raw: string) => (INTEGER.test(raw.trim()) ? Number(raw.trim()) : Number.NaN);
   return {
     name,
-    description,
+    description: clampAbove && max !== undefined ? `${description}; values above ${max} are taken as ${max}` : description,
     required: false,
     schema: schema.default(bounds.default),
-    coerce: (raw) => (INTEGER.test(raw.trim()) ? Number(raw.trim()) : Number.NaN),
+    coerce: clampAbove && max !== undefined ? (raw) => Math.min(parse(raw), max) : parse,
     message:
-      bounds.max === undefined
-        ? `${name} must be an integer >= ${bounds.min}`
-        : `${name} must be an integer from ${bounds.min} to ${bounds.max}`,
+      max === undefined || clampAbove
+        ? `${name} must be an integer >= ${min}${clampAbove ? ` (values above ${max} are taken as ${max})` : ''}`
+        : `${name} must be an integer from ${min} to ${max}`,
     default: bounds.default,
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { z } from 'zod';
+import type { RouteCachePolicy } from './response-cache.js';
 import type { ParamSpec } from './params.js';
 
 export type Variant = 'A' | 'B';
@@ -22,6 +23,8 @@ export interface RouteDefinition<TData = any, TVariables = any> {
   reshape(data: TData, params: Record<string, any>): unknown;
   /** The 200 body, for OpenAPI. */
   responseSchema: z.ZodType;
+  /** Set on routes whose answer depends only on versioned shared data (not on the caller): cached and ETagged. */
+  cache?: RouteCachePolicy;
 }
 
 /** Keeps the generic link between a route's operation and its callbacks. */

@@ -23,13 +23,24 @@ export interface StoreConnection {
 export interface OpenStoreOptions {
   databaseUrl?: string | undefined;
   dataDir: string;
+  /**
+   * PostgreSQL: how long one statement may take. Requests use the default (1 s, so a hung database
+   * is a fast 503); background jobs get a second pool with a longer bound for their batch writes.
+   */
+  queryTimeoutMs?: number;
+  /** PostgreSQL pool size (default PG_POOL_MAX, 10). */
+  poolMax?: number;
+  /** False for a second connection to a database already migrated by this process. */
+  migrate?: boolean;
 }
 
 const INT8_OID = 20;
 
 export async function openStore(options: OpenStoreOptions): Promise<StoreConnection> {
-  const connection = options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options.dataDir);
-  await migrateToLatest(connection.db as Kysely<unknown>, connection.engine);
+  const connection = options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.queryTimeoutMs ?? 1_000, options.poolMax ?? Number(process.env.PG_POOL_MAX ?? 10))
+    : openSqlite(options.dataDir);
+  if (options.migrate !== false) await migrateToLatest(connection.db as Kysely<unknown>, connection.engine);
   return connection;
 }
 
@@ -51,11 +62,14 @@ function openSqlite(dataDir: string): StoreConnection {
   };
 }
 
-function openPostgres(connectionString: string): StoreConnection {
+function openPostgres(connectionString: string, queryTimeoutMs: number, max: number): StoreConnection {
   const pool = new pg.Pool({
     connectionString,
-    max: Number(process.env.PG_POOL_MAX ?? 10),
-    connectionTimeoutMillis: 2_000,
+    max,
+    // Bounded waits: a dead or hung PostgreSQL fails a request within about a second (answered 503),
+    // never leaves it hanging.
+    connectionTimeoutMillis: 1_000,
+    query_timeout: queryTimeoutMs,
     idleTimeoutMillis: 30_000,
     // Epoch-millisecond columns are bigint; they fit a JS number, so read them as one.
     types: {
@@ -65,6 +79,9 @@ function openPostgres(connectionString: string): StoreConnection {
   });
   // An idle client that loses its server must not crash the process.
   pool.on('error', () => undefined);
+  // pg-pool removes its error listener while a client is checked out; a connection dropped then
+  // (PostgreSQL restarted, network cut) would be an uncaught 'error'. The query in flight still fails.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, engine: 'postgres', pgPool: pool, close: () => db.destroy() };
 }

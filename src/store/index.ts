@@ -1,7 +1,9 @@
 import type { StoreConnection } from './database.js';
 import { createAccountRepository } from './accounts.js';
 import { createMarketRepository } from './markets.js';
+import { createPredictionRepository } from './prediction.js';
 import { createPriceAlertRepository } from './price-alerts.js';
+import { createQuotaDayRepository } from './quota-days.js';
 
 export { openStore, type StoreConnection } from './database.js';
 
@@ -12,6 +14,8 @@ export function createStore(connection: StoreConnection) {
     accounts: createAccountRepository(connection.db),
     markets: createMarketRepository(connection.db),
     priceAlerts: createPriceAlertRepository(connection.db),
+    prediction: createPredictionRepository(connection.db),
+    quotaDays: createQuotaDayRepository(connection.db),
   };
 }
 

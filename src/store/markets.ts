@@ -1,16 +1,9 @@
 /** Market metadata, latest quotes and candles (variant A). */
 import type { Kysely } from 'kysely';
 import type { Candle, Interval, MarketMeta, MarketType, Quote } from '../domain/market.js';
+import { chunks } from './batches.js';
 import type { CandlesTable, Database } from './tables.js';
 
-/** Rows per INSERT: well below SQLite's 32 766 bound variables and PostgreSQL's 65 535. */
-const BATCH = 500;
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 function toCandle(r: CandlesTable): Candle {
   return {
@@ -28,7 +21,7 @@ function toCandle(r: CandlesTable): Candle {
 export function createMarketRepository(db: Kysely<Database>) {
   return {
     async upsertMarkets(markets: readonly MarketMeta[]): Promise<void> {
-      for (const batch of chunks(markets, BATCH)) {
+      for (const batch of chunks(markets)) {
         await db
           .insertInto('markets')
           .values(
@@ -68,7 +61,7 @@ export function createMarketRepository(db: Kysely<Database>) {
 
     /** Keeps the newest observation per symbol: an out-of-order quote never overwrites a newer one. */
     async upsertQuotes(quotes: readonly Quote[]): Promise<void> {
-      for (const batch of chunks(quotes, BATCH)) {
+      for (const batch of chunks(quotes)) {
         await db
           .insertInto('quotes')
           .values(
@@ -107,7 +100,7 @@ export function createMarketRepository(db: Kysely<Database>) {
     },
 
     async upsertCandles(candles: readonly Candle[]): Promise<void> {
-      for (const batch of chunks(candles, BATCH)) {
+      for (const batch of chunks(candles)) {
         await db
           .insertInto('candles')
           .values(

@@ -3,7 +3,7 @@
  * steps run on SQLite and PostgreSQL. Column types are chosen to mean the same on
  * both: `bigint` (epoch ms), `double precision`, `text`, `integer` for booleans.
  */
-import { type ColumnDefinitionBuilder, type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { type ColumnDefinitionBuilder, type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -88,14 +88,85 @@ const initial = (engine: Engine): Migration => ({
   },
 });
 
+/** Variant B: prediction markets, their hourly history, the movement detector's state and output, briefs. */
+const prediction = (engine: Engine): Migration => ({
+  async up(db: Kysely<unknown>) {
+    const [serialType, serial] = serialColumn(engine);
+    await db.schema
+      .createTable('prediction_markets')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('source', 'text', (c) => c.notNull())
+      .addColumn('question', 'text', (c) => c.notNull())
+      .addColumn('url', 'text', (c) => c.notNull())
+      .addColumn('topic', 'text')
+      .addColumn('prob', 'double precision')
+      .addColumn('volume_24h', 'double precision')
+      .addColumn('updated_at', 'bigint')
+      .execute();
+    await db.schema
+      .createTable('prediction_history')
+      .addColumn('market_id', 'text', (c) => c.notNull().references('prediction_markets.id'))
+      .addColumn('hour_start', 'bigint', (c) => c.notNull())
+      .addColumn('prob', 'double precision', (c) => c.notNull())
+      .addColumn('observed_at', 'bigint', (c) => c.notNull())
+      .addPrimaryKeyConstraint('prediction_history_pk', ['market_id', 'hour_start'])
+      .execute();
+    await db.schema
+      .createTable('movement_baselines')
+      .addColumn('market_id', 'text', (c) => c.primaryKey().references('prediction_markets.id'))
+      .addColumn('pct', 'double precision', (c) => c.notNull())
+      .addColumn('observed_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('movement_alerts')
+      .addColumn('seq', serialType as 'integer', serial)
+      .addColumn('id', 'text', (c) => c.notNull().unique())
+      .addColumn('market_id', 'text', (c) => c.notNull().references('prediction_markets.id'))
+      .addColumn('question', 'text', (c) => c.notNull())
+      .addColumn('old_pct', 'double precision', (c) => c.notNull())
+      .addColumn('new_pct', 'double precision', (c) => c.notNull())
+      .addColumn('delta_pts', 'double precision', (c) => c.notNull())
+      .addColumn('detected_at', 'bigint', (c) => c.notNull())
+      // One movement per market and observation, however many detectors see it.
+      .addUniqueConstraint('movement_alerts_once', ['market_id', 'detected_at'])
+      .execute();
+    await db.schema.createIndex('movement_alerts_recent').on('movement_alerts').columns(['detected_at', 'seq']).execute();
+    await db.schema
+      .createTable('morning_briefs')
+      .addColumn('date', 'text', (c) => c.primaryKey())
+      .addColumn('brief', 'text', (c) => c.notNull())
+      .addColumn('writer', 'text', (c) => c.notNull())
+      .addColumn('generated_at', 'bigint', (c) => c.notNull())
+      .execute();
+  },
+});
+
+/** Day quota counts kept durable beside Redis, so a Redis restart does not hand out a fresh day. */
+const quotaDays: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('quota_days')
+      .addColumn('account_id', 'text', (c) => c.notNull())
+      .addColumn('product', 'text', (c) => c.notNull())
+      .addColumn('day_index', 'integer', (c) => c.notNull())
+      .addColumn('count', 'integer', (c) => c.notNull())
+      .addPrimaryKeyConstraint('quota_days_pk', ['account_id', 'product', 'day_index'])
+      .execute();
+  },
+};
+
 /** Ordered by name; never edit a migration that has shipped, add a new one. */
 export function migrationsFor(engine: Engine): Record<string, Migration> {
-  return { '0001_initial': initial(engine) };
+  return { '0001_initial': initial(engine), '0002_prediction': prediction(engine), '0003_quota_days': quotaDays };
 }
 
 export async function migrateToLatest(db: Kysely<unknown>, engine: Engine): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrationsFor(engine) };
-  const migrator = new Migrator({ db, provider });
+  // Kysely looks for its own tables by name across every schema it can see; on PostgreSQL, pin it to
+  // the current schema, or a database holding several deployments (one schema each) confuses it.
+  const migrationTableSchema =
+    engine === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+  const migrator = new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -65,6 +65,59 @@ export interface PriceAlertsTable {
   seq: Generated<number>;
 }
 
+export interface PredictionMarketsTable {
+  id: string;
+  source: string;
+  question: string;
+  url: string;
+  topic: string | null;
+  /** Latest observation; null until the first one arrives. */
+  prob: number | null;
+  volume_24h: number | null;
+  updated_at: number | null;
+}
+
+/** The last observation of each UTC hour, for movement over 24 hours. */
+export interface PredictionHistoryTable {
+  market_id: string;
+  hour_start: number;
+  prob: number;
+  observed_at: number;
+}
+
+/** The movement detector's state (D9): the probability, in percent, movements are measured from. */
+export interface MovementBaselinesTable {
+  market_id: string;
+  pct: number;
+  observed_at: number;
+}
+
+export interface MovementAlertsTable {
+  id: string;
+  market_id: string;
+  question: string;
+  old_pct: number;
+  new_pct: number;
+  delta_pts: number;
+  detected_at: number;
+  seq: Generated<number>;
+}
+
+export interface MorningBriefsTable {
+  date: string;
+  brief: string;
+  writer: string;
+  generated_at: number;
+}
+
+/** Requests admitted per account, product and UTC day (the day's index since the epoch). */
+export interface QuotaDaysTable {
+  account_id: string;
+  product: string;
+  day_index: number;
+  count: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -72,4 +125,10 @@ export interface Database {
   quotes: QuotesTable;
   candles: CandlesTable;
   price_alerts: PriceAlertsTable;
+  prediction_markets: PredictionMarketsTable;
+  prediction_history: PredictionHistoryTable;
+  movement_baselines: MovementBaselinesTable;
+  movement_alerts: MovementAlertsTable;
+  morning_briefs: MorningBriefsTable;
+  quota_days: QuotaDaysTable;
 }

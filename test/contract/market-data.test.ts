@@ -3,6 +3,7 @@
  * statuses, envelopes, parameter rules, rate-limit headers and 429, ordering, pagination.
  */
 import { marketDataRoutes } from '../../src/rest/routes/market-data.js';
+import { expectErrorEnvelope, ISO_MS } from '../support/envelopes.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 
 let t: TestService;
@@ -21,15 +22,6 @@ afterAll(() => t.close());
 /** A fresh key per test that counts quota, so tests do not share windows. */
 const freshKey = async (plan: 'free' | 'pro' | 'enterprise' = 'pro') => (await t.createKey(plan)).key;
 
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-function expectErrorEnvelope(body: unknown, status: number, type: string) {
-  expect(body).toEqual({ success: false, error: { code: status, type, message: expect.any(String) } });
-  const message = (body as { error: { message: string } }).error.message;
-  expect(message.length).toBeGreaterThan(5);
-  expect(message).not.toMatch(/mgw_[0-9A-Za-z]{8}/); // never echoes a key
-  expect(message).not.toMatch(/\n\s+at |\/src\/|\.ts:/); // no stack, no file path
-}
 
 /** A request that passes the parameter rules of each route. */
 const validQuery: Record<string, string> = {
@@ -341,5 +333,30 @@ describe('market status (D7)', () => {
     const quote = t.service.markets.quote('BTC/USD')!;
     t.service.markets.applyQuotes([{ ...quote, observedAt: t.clock.now() }]);
     expect(await listActive()).toEqual(['BTC/USD']);
+  });
+});
+
+describe('caching (ETag, 304, Cache-Control)', () => {
+  it('shared data carries an ETag and answers If-None-Match with 304; an account\'s own alerts are never cached', async () => {
+    const markets = await t.a.get('/api/v1/markets?type=crypto').set(bearer(enterprise));
+    expect(markets.headers.etag).toMatch(/^"[\w-]+"$/);
+    expect(markets.headers['cache-control']).toBe('private, max-age=2');
+    const notModified = await t.a.get('/api/v1/markets?type=crypto').set(bearer(enterprise)).set('If-None-Match', markets.headers.etag!);
+    expect(notModified.status).toBe(304);
+    const other = await t.a.get('/api/v1/markets?type=forex').set(bearer(enterprise)).set('If-None-Match', markets.headers.etag!);
+    expect(other.status).toBe(200);
+
+    const alerts = await t.a.get('/api/v1/alerts').set(bearer(enterprise));
+    expect(alerts.status).toBe(200);
+    expect(alerts.headers.etag).toBeUndefined();
+  });
+
+  it('a new quote changes the answer at once, cache or not', async () => {
+    const before = await t.a.get('/api/v1/markets?limit=500').set(bearer(enterprise));
+    const btc = before.body.data.find((m: { symbol: string }) => m.symbol === 'BTC/USD');
+    t.service.markets.applyQuotes([{ symbol: 'BTC/USD', price: btc.price * 2, change24h: 1, volume24h: 1, observedAt: t.clock.now() }]);
+    const after = await t.a.get('/api/v1/markets?limit=500').set(bearer(enterprise));
+    expect(after.body.data.find((m: { symbol: string }) => m.symbol === 'BTC/USD').price).toBeCloseTo(btc.price * 2, 6);
+    expect(after.headers.etag).not.toBe(before.headers.etag);
   });
 });

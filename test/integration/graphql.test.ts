@@ -167,3 +167,16 @@ describe('price alerts move exactly once (D11)', () => {
     expect(byId[stays.id]).toMatchObject({ status: 'active' });
   });
 });
+
+describe('error codes (D12)', () => {
+  it.each([
+    ['a query that does not parse', '{ assetMarkets('],
+    ['a field that does not exist', '{ markets { total } }'],
+  ])('%s is BAD_USER_INPUT, one of the documented codes', async (_name, query) => {
+    const { key } = await t.createKey('pro');
+    const res = await gql(key, query);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(JSON.stringify(res.body)).not.toMatch(/stacktrace|\/work\/|node_modules/);
+  });
+});

@@ -71,3 +71,20 @@ describe.each(ENGINES.map((e) => [e.name, e] as const))('on %s', (_name, engine)
     }
   });
 });
+
+describe('PLAN_LIMITS', () => {
+  it('operators can tighten or lift a plan window, and the edge follows', async () => {
+    const t = await startTestService({ env: { PLAN_LIMITS: '{"marketData": {"free": {"perMinute": 3}}, "prediction": {"pro": {"perMinute": null}}}' } });
+    try {
+      const { key } = await t.createKey('free', 'pro');
+      const a: number[] = [];
+      for (let i = 0; i < 4; i++) a.push((await t.a.get('/api/v1/markets?limit=1').set(bearer(key))).status);
+      expect(a).toEqual([200, 200, 200, 429]);
+      const b = await Promise.all(Array.from({ length: 70 }, () => t.b.get('/api/v1/alerts?limit=1').set(bearer(key))));
+      expect(b.every((r) => r.status === 200)).toBe(true);
+      expect(b[0]!.headers['x-ratelimit-limit']).toBeUndefined(); // unlimited: no rate-limit headers (D4)
+    } finally {
+      await t.close();
+    }
+  });
+});

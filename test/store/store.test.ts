@@ -1,39 +1,24 @@
 /** The same store tests on SQLite and PostgreSQL: migrations, keys, quotes, candles, alerts. */
 import { hashApiKey } from '../../src/auth/api-key.js';
-import { createStore, openStore, type Store } from '../../src/store/index.js';
-import { availableEngines, ENGINES } from '../support/engines.js';
+import { createStore, openStore } from '../../src/store/index.js';
+import { describeOnEachEngine } from '../support/store-suite.js';
 
-const engines = await availableEngines();
 
-describe.each(ENGINES.map((e) => [e.name, e] as const))('store on %s', (name, engine) => {
-  const enabled = engines.includes(engine);
-  const maybe = enabled ? it : it.skip;
-  let store: Store;
-  let target: Awaited<ReturnType<typeof engine.setup>>;
-
-  beforeAll(async () => {
-    if (!enabled) return;
-    target = await engine.setup();
-    store = createStore(await openStore(target));
-  });
-  afterAll(async () => {
-    if (!enabled) return;
-    await store.connection.close();
-    await target.teardown();
-  });
-
+describeOnEachEngine('store', (suite) => {
+  const { maybe } = suite;
+  const name = suite.engine.name;
   maybe('runs migrations idempotently: a second open of the same database works and keeps data', async () => {
-    await store.markets.upsertMarkets([
+    await suite.store.markets.upsertMarkets([
       { symbol: 'XRP/USD', name: 'XRP', type: 'crypto', source: 'demo', staleAfterMs: 1, halted: false },
     ]);
-    const again = createStore(await openStore(target));
+    const again = createStore(await openStore(suite.target));
     expect((await again.markets.listMarkets()).map((m) => m.symbol)).toContain('XRP/USD');
     await again.connection.close();
   });
 
   maybe('creates an account with a hashed key, finds it by hash, revokes it', async () => {
     const key = 'mgw_' + 'a'.repeat(40) + name;
-    const { account, key: record } = await store.accounts.createAccountWithKey({
+    const { account, key: record } = await suite.store.accounts.createAccountWithKey({
       name: 'acme',
       marketDataPlan: 'pro',
       predictionPlan: 'none',
@@ -41,18 +26,18 @@ describe.each(ENGINES.map((e) => [e.name, e] as const))('store on %s', (name, en
       displayPrefix: key.slice(0, 10),
       now: 1_000,
     });
-    const found = await store.accounts.findKeyByHash(hashApiKey(key));
+    const found = await suite.store.accounts.findKeyByHash(hashApiKey(key));
     expect(found).toEqual({ keyId: record.id, keyHash: hashApiKey(key), revokedAt: null, account });
-    expect(await store.accounts.findKeyByHash(hashApiKey(key + 'x'))).toBeUndefined();
+    expect(await suite.store.accounts.findKeyByHash(hashApiKey(key + 'x'))).toBeUndefined();
 
-    expect(await store.accounts.revokeKey(record.id, 2_000)).toBe(true);
-    expect(await store.accounts.revokeKey(record.id, 3_000)).toBe(true);
-    expect((await store.accounts.findKeyById(record.id))?.revokedAt).toBe(2_000);
-    expect(await store.accounts.revokeKey('key_missing', 3_000)).toBe(false);
-    expect(await store.accounts.revokedSince(1_999)).toEqual([{ keyHash: hashApiKey(key), revokedAt: 2_000 }]);
-    expect(await store.accounts.revokedSince(2_000)).toEqual([]);
+    expect(await suite.store.accounts.revokeKey(record.id, 2_000)).toBe(true);
+    expect(await suite.store.accounts.revokeKey(record.id, 3_000)).toBe(true);
+    expect((await suite.store.accounts.findKeyById(record.id))?.revokedAt).toBe(2_000);
+    expect(await suite.store.accounts.revokeKey('key_missing', 3_000)).toBe(false);
+    expect(await suite.store.accounts.revokedSince(1_999)).toEqual([{ keyHash: hashApiKey(key), revokedAt: 2_000 }]);
+    expect(await suite.store.accounts.revokedSince(2_000)).toEqual([]);
 
-    const listed = await store.accounts.listKeys();
+    const listed = await suite.store.accounts.listKeys();
     const mine = listed.find((k) => k.id === record.id);
     expect(mine).toMatchObject({ marketDataPlan: 'pro', predictionPlan: 'none', revokedAt: 2_000 });
     // The plaintext key is nowhere in the listing.
@@ -60,42 +45,42 @@ describe.each(ENGINES.map((e) => [e.name, e] as const))('store on %s', (name, en
   });
 
   maybe('upserts markets and quotes, keeping the newest quote', async () => {
-    await store.markets.upsertMarkets([
+    await suite.store.markets.upsertMarkets([
       { symbol: 'BTC/USD', name: 'Bitcoin', type: 'crypto', source: 'demo', staleAfterMs: 60_000, halted: false },
       { symbol: 'EUR/USD', name: 'Euro', type: 'forex', source: 'demo', staleAfterMs: 60_000, halted: true },
     ]);
-    await store.markets.upsertMarkets([
+    await suite.store.markets.upsertMarkets([
       { symbol: 'BTC/USD', name: 'Bitcoin / US Dollar', type: 'crypto', source: 'demo', staleAfterMs: 90_000, halted: false },
     ]);
-    const markets = await store.markets.listMarkets();
+    const markets = await suite.store.markets.listMarkets();
     expect(markets.filter((m) => m.symbol !== 'XRP/USD').map((m) => [m.symbol, m.name, m.halted, m.staleAfterMs])).toEqual([
       ['BTC/USD', 'Bitcoin / US Dollar', false, 90_000],
       ['EUR/USD', 'Euro', true, 60_000],
     ]);
 
     const q = { symbol: 'BTC/USD', price: 97_000.12345678, change24h: -2.35, volume24h: 1234.5, observedAt: 2_000 };
-    await store.markets.upsertQuotes([q]);
-    await store.markets.upsertQuotes([{ ...q, price: 1, observedAt: 1_000 }]); // older: ignored
-    await store.markets.upsertQuotes([{ ...q, price: 98_000, observedAt: 3_000 }]);
-    expect(await store.markets.listQuotes()).toEqual([{ ...q, price: 98_000, observedAt: 3_000 }]);
+    await suite.store.markets.upsertQuotes([q]);
+    await suite.store.markets.upsertQuotes([{ ...q, price: 1, observedAt: 1_000 }]); // older: ignored
+    await suite.store.markets.upsertQuotes([{ ...q, price: 98_000, observedAt: 3_000 }]);
+    expect(await suite.store.markets.listQuotes()).toEqual([{ ...q, price: 98_000, observedAt: 3_000 }]);
   });
 
   maybe('upserts candles and returns the latest ones oldest first', async () => {
     const base = { symbol: 'BTC/USD', interval: '1h' as const, open: 1, high: 2, low: 0.5, close: 1.5, volume: 10 };
     const hour = 3_600_000;
-    await store.markets.upsertCandles([0, 1, 2, 3].map((i) => ({ ...base, openTime: i * hour })));
-    await store.markets.upsertCandles([{ ...base, openTime: 3 * hour, close: 1.75 }]);
-    const recent = await store.markets.recentCandles('BTC/USD', '1h', 2);
+    await suite.store.markets.upsertCandles([0, 1, 2, 3].map((i) => ({ ...base, openTime: i * hour })));
+    await suite.store.markets.upsertCandles([{ ...base, openTime: 3 * hour, close: 1.75 }]);
+    const recent = await suite.store.markets.recentCandles('BTC/USD', '1h', 2);
     expect(recent.map((c) => [c.openTime, c.close])).toEqual([
       [2 * hour, 1.5],
       [3 * hour, 1.75],
     ]);
-    await store.markets.pruneCandles('1h', 2 * hour);
-    expect((await store.markets.recentCandles('BTC/USD', '1h', 10)).length).toBe(2);
+    await suite.store.markets.pruneCandles('1h', 2 * hour);
+    expect((await suite.store.markets.recentCandles('BTC/USD', '1h', 10)).length).toBe(2);
   });
 
   maybe('stores price alerts newest first and transitions each exactly once', async () => {
-    const { account } = await store.accounts.createAccountWithKey({
+    const { account } = await suite.store.accounts.createAccountWithKey({
       name: 'alerts',
       marketDataPlan: 'pro',
       predictionPlan: 'none',
@@ -104,19 +89,19 @@ describe.each(ENGINES.map((e) => [e.name, e] as const))('store on %s', (name, en
       now: 1,
     });
     const common = { accountId: account.id, threshold: 100, signal: null, expiresAt: null };
-    const first = await store.priceAlerts.create({ ...common, symbol: 'BTC/USD', kind: 'price_above', now: 10 });
-    const second = await store.priceAlerts.create({ ...common, symbol: 'BTC/USD', kind: 'price_below', now: 10 });
-    const third = await store.priceAlerts.create({ ...common, symbol: 'EUR/USD', kind: 'price_above', now: 20 });
+    const first = await suite.store.priceAlerts.create({ ...common, symbol: 'BTC/USD', kind: 'price_above', now: 10 });
+    const second = await suite.store.priceAlerts.create({ ...common, symbol: 'BTC/USD', kind: 'price_below', now: 10 });
+    const third = await suite.store.priceAlerts.create({ ...common, symbol: 'EUR/USD', kind: 'price_above', now: 20 });
 
-    const all = await store.priceAlerts.listForAccount(account.id, {});
+    const all = await suite.store.priceAlerts.listForAccount(account.id, {});
     expect(all.map((a) => a.id)).toEqual([third.id, second.id, first.id]);
-    expect((await store.priceAlerts.listForAccount(account.id, { symbol: 'BTC/USD' })).length).toBe(2);
+    expect((await suite.store.priceAlerts.listForAccount(account.id, { symbol: 'BTC/USD' })).length).toBe(2);
 
-    expect(await store.priceAlerts.transition(first.id, 'triggered', 50)).toBe(true);
-    expect(await store.priceAlerts.transition(first.id, 'triggered', 60)).toBe(false);
-    expect(await store.priceAlerts.transition(first.id, 'expired', 70)).toBe(false);
-    const triggered = await store.priceAlerts.listForAccount(account.id, { status: 'triggered' });
+    expect(await suite.store.priceAlerts.transition(first.id, 'triggered', 50)).toBe(true);
+    expect(await suite.store.priceAlerts.transition(first.id, 'triggered', 60)).toBe(false);
+    expect(await suite.store.priceAlerts.transition(first.id, 'expired', 70)).toBe(false);
+    const triggered = await suite.store.priceAlerts.listForAccount(account.id, { status: 'triggered' });
     expect(triggered).toEqual([{ ...first, status: 'triggered', triggeredAt: 50 }]);
-    expect((await store.priceAlerts.listActive()).map((a) => a.id).sort()).toEqual([second.id, third.id].sort());
+    expect((await suite.store.priceAlerts.listActive()).map((a) => a.id).sort()).toEqual([second.id, third.id].sort());
   });
 });

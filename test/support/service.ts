@@ -2,15 +2,24 @@
  * The real service in-process for tests: real store (SQLite temp dir or a PostgreSQL schema),
  * real HTTP listeners on 127.0.0.1, a controllable clock, and keys created through the store.
  */
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import supertest from 'supertest';
-import { createService, type Service } from '../../src/app.js';
+import { createService, type Role, type Service } from '../../src/app.js';
 import { displayPrefix, generateApiKey, hashApiKey } from '../../src/auth/api-key.js';
 import { loadConfig } from '../../src/config/config.js';
 import type { MarketDataPlan, PredictionPlan } from '../../src/domain/account.js';
-import { tempDataDir } from './engines.js';
+import { createPgSchema, postgresAvailable, tempDataDir } from './engines.js';
+import { redisAvailable } from './redis.js';
 import fs from 'node:fs';
+
+let distributed: Promise<boolean> | undefined;
+/** MGW_TEST_STACK=distributed, and both services reachable (or REQUIRE_SERVICES=1, which fails loudly instead). */
+function distributedStackWanted(): Promise<boolean> {
+  if (process.env.MGW_TEST_STACK !== 'distributed') return Promise.resolve(false);
+  distributed ??= (async () => (await postgresAvailable()) && (await redisAvailable()))();
+  return distributed;
+}
 
 export class TestClock {
   constructor(public value: number) {}
@@ -37,20 +46,24 @@ export interface TestService {
 }
 
 export async function startTestService(
-  options: { env?: Record<string, string>; clock?: TestClock; dataDir?: string } = {},
+  options: { env?: Record<string, string>; clock?: TestClock; dataDir?: string; role?: Role } = {},
 ): Promise<TestService> {
   const dataDir = options.dataDir ?? tempDataDir();
+  // MGW_TEST_STACK=distributed runs the same suites on PostgreSQL (a fresh schema) and Redis.
+  const stack = !options.env?.DATABASE_URL && (await distributedStackWanted()) ? await createPgSchema() : undefined;
+  const stackEnv = stack ? { DATABASE_URL: stack.url, REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0' } : {};
   const clock = options.clock ?? new TestClock(midMinute());
   const config = loadConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     DEMO_TICK_MS: '3600000', // tests tick by hand
     REVOCATION_POLL_MS: '200',
+    ...stackEnv,
     ...options.env,
   });
-  const service = await createService(config, { now: clock.now });
+  const service = await createService(config, { now: clock.now, role: options.role ?? 'all' });
   await service.startBackground();
-  const servers: Server[] = [service.marketDataApp.listen(0, '127.0.0.1'), service.predictionApp.listen(0, '127.0.0.1')];
+  const servers: Server[] = [createServer(service.marketDataApp).listen(0, '127.0.0.1'), createServer(service.predictionApp).listen(0, '127.0.0.1')];
   await Promise.all(servers.map((s) => new Promise((r) => s.once('listening', r))));
   const url = (s: Server) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
 
@@ -78,6 +91,7 @@ export async function startTestService(
       );
       await service.close();
       if (!keepData && !options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!keepData) await stack?.drop();
     },
   };
 }

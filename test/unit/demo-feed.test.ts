@@ -278,3 +278,18 @@ describe('demo tick', () => {
     expect(JSON.stringify(feed.backfill())).toBe(before);
   });
 });
+
+describe('withoutSymbols', () => {
+  it('leaves the excluded symbols out of the markets, the backfill and every tick', async () => {
+    const { withoutSymbols } = await import('../../src/ingest/demo/without-symbols.js');
+    const excluded = new Set(['BTC/USD', 'EUR/USD']);
+    const feed = withoutSymbols(createDemoFeed({ seed: SEED, now: NOW, historyLength: 3 }), excluded);
+    const symbols = (list: { symbol: string }[]) => new Set(list.map((x) => x.symbol));
+    const backfill = feed.backfill();
+    const tick = feed.tick(NOW + 60_000);
+    for (const set of [symbols(feed.markets()), symbols(backfill.quotes), symbols(backfill.candles), symbols(tick.quotes), symbols(tick.candles)]) {
+      expect(set.has('BTC/USD') || set.has('EUR/USD')).toBe(false);
+      expect(set.has('ETH/USD')).toBe(true);
+    }
+  });
+});

@@ -146,6 +146,8 @@ export type MorningBrief = {
   brief: Scalars['String']['output'];
   date: Scalars['Date']['output'];
   generatedAt: Scalars['DateTime']['output'];
+  /** `builtin`, or the model that wrote it. */
+  writer: Scalars['String']['output'];
 };
 
 /** A probability movement of more than 5 points (D9). */
@@ -156,9 +158,11 @@ export type MovementAlert = Alert & {
   deltaPts: Scalars['Float']['output'];
   detectedAt: Scalars['DateTime']['output'];
   id: Scalars['ID']['output'];
-  market: PredictionMarket;
+  /** The market as it is now; null if it is no longer known. */
+  market?: Maybe<PredictionMarket>;
   newPct: Scalars['Float']['output'];
   oldPct: Scalars['Float']['output'];
+  /** The question when the movement was detected. */
   question: Scalars['String']['output'];
   /** Always `movement` today. */
   type: Scalars['String']['output'];
@@ -194,6 +198,8 @@ export type PredictionMarket = Market & {
   __typename?: 'PredictionMarket';
   /** `<source>:<upstream id>` */
   id: Scalars['ID']['output'];
+  /** Probability change over about 24 hours, in points; null before the market has history. */
+  move24hPts?: Maybe<Scalars['Float']['output']>;
   /** The question (same as `question`). */
   name: Scalars['String']['output'];
   /** Probability of YES as a fraction, at most 4 decimals. */
@@ -207,8 +213,8 @@ export type PredictionMarket = Market & {
   updatedAt: Scalars['DateTime']['output'];
   /** Link to the market on its platform. */
   url: Scalars['String']['output'];
-  /** 24-hour volume, whole units. */
-  volume24h: Scalars['Int']['output'];
+  /** 24-hour volume, whole units of the platform's currency. Float, not Int: GraphQL's Int is 32-bit and volumes can pass 2^31. */
+  volume24h: Scalars['Float']['output'];
 };
 
 export type PredictionMarketList = {
@@ -277,7 +283,7 @@ export type Query = {
   assetMarkets: AssetMarketPage;
   /** Today's morning brief (UTC), generated on first request if the worker has not yet. */
   morningBrief: MorningBrief;
-  /** Latest movement alerts. limit 1..100. */
+  /** Latest movement alerts, newest detected first. limit 1..100. */
   movementAlerts: MovementAlertList;
   /** The most active prediction markets. limit 1..50. */
   predictionMarkets: PredictionMarketList;
@@ -570,6 +576,7 @@ export type MorningBriefResolvers<ContextType = GraphQLContext, ParentType exten
   brief?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   date?: Resolver<ResolversTypes['Date'], ParentType, ContextType>;
   generatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  writer?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type MovementAlertResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['MovementAlert'] = ResolversParentTypes['MovementAlert']> = {
@@ -577,7 +584,7 @@ export type MovementAlertResolvers<ContextType = GraphQLContext, ParentType exte
   deltaPts?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   detectedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  market?: Resolver<ResolversTypes['PredictionMarket'], ParentType, ContextType>;
+  market?: Resolver<Maybe<ResolversTypes['PredictionMarket']>, ParentType, ContextType>;
   newPct?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   oldPct?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   question?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -597,6 +604,7 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
 
 export type PredictionMarketResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PredictionMarket'] = ResolversParentTypes['PredictionMarket']> = {
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  move24hPts?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   probability?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   probabilityPct?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -605,7 +613,7 @@ export type PredictionMarketResolvers<ContextType = GraphQLContext, ParentType e
   source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  volume24h?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  volume24h?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 

@@ -5,12 +5,7 @@ import { BRIEF_LIMIT, BRIEF_MAX_SYMBOLS, MARKETS_PAGE } from '../../domain/limit
 import { normalizeSymbol, parseSymbolList } from '../../domain/symbols.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { Resolvers } from '../generated/resolvers.js';
-
-function assertIntInRange(name: string, value: number, min: number, max: number): void {
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw badRequest(`${name} must be an integer from ${min} to ${max}`);
-  }
-}
+import { assertIntInRange } from './arguments.js';
 
 export const marketDataResolvers: Resolvers = {
   Query: {

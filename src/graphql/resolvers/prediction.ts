@@ -1,16 +1,43 @@
-/** Resolvers of variant B. The prediction-market data arrives with the variant B issue; until then
- * these fields answer a clear 503 instead of pretending to have data. */
-import { ApiError } from '../../http/errors.js';
+/** Resolvers of variant B: the most active prediction markets, movement alerts, the morning brief. */
+import { wholePercentOf, roundProb } from '../../prediction/percent.js';
+import { MOVEMENT_ALERTS_LIMIT, TOP_MARKETS } from '../../domain/limits.js';
 import type { Resolvers } from '../generated/resolvers.js';
-
-const unavailable = () => {
-  throw new ApiError(503, 'prediction-market data is not available in this version');
-};
+import { assertIntInRange } from './arguments.js';
 
 export const predictionResolvers: Resolvers = {
   Query: {
-    predictionMarkets: unavailable,
-    movementAlerts: unavailable,
-    morningBrief: unavailable,
+    predictionMarkets(_root, { limit }, { services }) {
+      assertIntInRange('limit', limit, 1, TOP_MARKETS);
+      const items = services.predictions.top(limit, services.now());
+      return { count: items.length, items };
+    },
+
+    movementAlerts(_root, { limit }, { services }) {
+      assertIntInRange('limit', limit, MOVEMENT_ALERTS_LIMIT.min, MOVEMENT_ALERTS_LIMIT.max);
+      const items = services.predictions.latestAlerts(limit);
+      return { count: items.length, items };
+    },
+
+    morningBrief: (_root, _args, { services }) => services.morningBriefs.today(),
+  },
+
+  PredictionMarket: {
+    id: (s) => s.market.id,
+    name: (s) => s.market.question,
+    question: (s) => s.market.question,
+    source: (s) => s.market.source,
+    url: (s) => s.market.url,
+    probability: (s) => roundProb(s.market.prob),
+    probabilityPct: (s) => wholePercentOf(s.market.prob),
+    volume24h: (s) => Math.round(s.market.volume24h),
+    signal: (s) => s.signal,
+    move24hPts: (s) => s.move24hPts,
+    updatedAt: (s) => s.market.updatedAt,
+  },
+
+  MovementAlert: {
+    market: (a, _args, { loaders }) => loaders.predictionMarket.load(a.marketId),
+    type: () => 'movement',
+    createdAt: (a) => a.detectedAt,
   },
 };

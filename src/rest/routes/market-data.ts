@@ -8,7 +8,18 @@ import { parseSymbolList, normalizeSymbol } from '../../domain/symbols.js';
 import { graphqlEnumName } from '../../domain/graphql-enums.js';
 import { AccountAlertsDocument, BriefDocument, MarketsPageDocument } from '../generated/operations.js';
 import { enumParam, intParam, stringParam } from '../params.js';
+import type { RouteCachePolicy } from '../response-cache.js';
 import { defineRoute, type RouteDefinition } from '../route-table.js';
+
+/**
+ * Quotes and candles change only when ingest writes (the version), and a market's status also
+ * with time (staleness, D7): a 5-second bucket bounds how late a status may flip. Clients may
+ * reuse an answer for 2 s, the demo feed's tick.
+ */
+const marketDataCache: RouteCachePolicy = {
+  version: (services, now) => `${services.markets.version}|${Math.floor(now / 5_000)}`,
+  maxAgeSeconds: 2,
+};
 
 const lower = <T extends string>(value: T) => value.toLowerCase();
 const timestamp = z.string().describe('ISO 8601 UTC with milliseconds, e.g. 2026-11-22T06:00:00.000Z');
@@ -71,6 +82,7 @@ const symbolsParam = stringParam('symbols', {
 export const marketDataRoutes: RouteDefinition[] = [
   defineRoute({
     path: '/markets',
+    cache: marketDataCache,
     summary: 'List the available markets',
     description: 'Markets ordered by symbol ascending; `total` counts every market matching the filters. Every plan.',
     params: [
@@ -105,6 +117,7 @@ export const marketDataRoutes: RouteDefinition[] = [
 
   defineRoute({
     path: '/brief',
+    cache: marketDataCache,
     summary: 'Condensed real-time brief for the requested symbols',
     description:
       'Trend, confidence, price, change, volume, signals and indicators per symbol, from candles of the interval. ' +

@@ -1,0 +1,106 @@
+/**
+ * The morning brief of D10: one per UTC date, generated once (at BRIEF_HOUR_UTC by the scheduler,
+ * or by the first request of the date if none exists yet), stored, and served unchanged after.
+ * Concurrent requests of the same date share one generation; across processes the store keeps
+ * the first brief saved.
+ */
+import type { Logger } from 'pino';
+import type { MorningBrief } from '../domain/prediction.js';
+import { createTicker } from '../ingest/ticker.js';
+import type { PredictionReadModel } from '../readmodel/prediction-read-model.js';
+import type { PredictionRepository } from '../store/prediction.js';
+import type { BriefInput } from './brief-input.js';
+import { BUILTIN_WRITER, composeBuiltinBrief } from './builtin-writer.js';
+
+const DAY_MS = 86_400_000;
+const BRIEF_MARKETS = 10;
+const BRIEF_MOVEMENTS = 10;
+const SCHEDULE_CHECK_MS = 60_000;
+
+export interface BriefComposer {
+  write(input: BriefInput): Promise<{ text: string; writer: string }>;
+}
+
+export interface MorningBriefOptions {
+  repo: PredictionRepository;
+  readModel: PredictionReadModel;
+  composer: BriefComposer;
+  /** UTC hour at which the scheduler writes the day's brief. */
+  hourUtc: number;
+  now: () => number;
+  logger: Logger;
+}
+
+export const utcDate = (epochMs: number): string => new Date(epochMs).toISOString().slice(0, 10);
+
+/** The facts a brief is written from: the most active markets now, the largest movements of the last day. */
+export function briefInput(readModel: PredictionReadModel, date: string, now: number): BriefInput {
+  const markets = readModel.top(BRIEF_MARKETS, now).map(({ market, move24hPts }) => ({
+    question: market.question,
+    prob: market.prob,
+    volume24h: market.volume24h,
+    source: market.source,
+    move24hPts,
+  }));
+  const movements = readModel
+    .latestAlerts(Number.MAX_SAFE_INTEGER)
+    .filter((a) => a.detectedAt > now - DAY_MS)
+    .sort((a, b) => Math.abs(b.deltaPts) - Math.abs(a.deltaPts) || b.detectedAt - a.detectedAt)
+    .slice(0, BRIEF_MOVEMENTS)
+    .map(({ question, oldPct, newPct, deltaPts, detectedAt }) => ({ question, oldPct, newPct, deltaPts, detectedAt }));
+  return { date, markets, movements };
+}
+
+export function createMorningBriefService(options: MorningBriefOptions) {
+  const { repo, readModel, composer, logger } = options;
+  const inFlight = new Map<string, Promise<MorningBrief & { provisional?: true }>>();
+  let latest: MorningBrief | undefined;
+
+  async function generate(date: string): Promise<MorningBrief & { provisional?: true }> {
+    const existing = await repo.getBrief(date);
+    if (existing) return existing;
+    const started = Date.now();
+    const now = options.now();
+    const input = briefInput(readModel, date, now);
+    if (input.markets.length === 0) {
+      // No data yet (live feeds still on their first poll): answer, but do not freeze an empty brief for the day.
+      return { date, brief: composeBuiltinBrief(input), writer: BUILTIN_WRITER, generatedAt: now, provisional: true };
+    }
+    const { text, writer } = await composer.write(input);
+    const stored = await repo.saveBriefOnce({ date, brief: text, writer, generatedAt: now });
+    logger.info({ date, writer: stored.writer, ms: Date.now() - started }, 'morning brief ready');
+    return stored;
+  }
+
+  /** The date's brief: from memory, the store, or written now (once, however many ask at the same time). */
+  async function briefOf(date: string): Promise<MorningBrief> {
+    if (latest?.date === date) return latest;
+    let pending = inFlight.get(date);
+    if (!pending) {
+      pending = generate(date).finally(() => inFlight.delete(date));
+      inFlight.set(date, pending);
+    }
+    const { provisional, ...brief } = await pending;
+    if (!provisional && (!latest || latest.date <= brief.date)) latest = brief;
+    return brief;
+  }
+
+  const scheduler = createTicker({
+    everyMs: SCHEDULE_CHECK_MS,
+    name: 'morning brief schedule',
+    logger,
+    run: async () => {
+      const now = options.now();
+      if (new Date(now).getUTCHours() >= options.hourUtc) await briefOf(utcDate(now));
+    },
+  });
+
+  return {
+    /** Today's brief (UTC). */
+    today: () => briefOf(utcDate(options.now())),
+    start: () => scheduler.start(),
+    stop: () => scheduler.stop(),
+  };
+}
+
+export type MorningBriefService = ReturnType<typeof createMorningBriefService>;

@@ -1,0 +1,101 @@
+/**
+ * How HTTP instances learn that the worker wrote new data, without polling the database per
+ * request: PostgreSQL LISTEN/NOTIFY on one channel. The worker notifies after each ingest batch
+ * (at most every `throttleMs`); listeners reload their read models. A listener whose connection
+ * drops reconnects and reloads once, so nothing written meanwhile is missed.
+ */
+import pg from 'pg';
+import type { Logger } from 'pino';
+
+export const CHANGE_CHANNEL = 'mgw_changes';
+
+export type ChangeKind = 'market-data' | 'prediction';
+
+export interface ChangeNotifier {
+  changed(kind: ChangeKind): void;
+}
+
+/** Coalesces notices: one NOTIFY per kind per `throttleMs`. */
+export function createChangeNotifier(pool: pg.Pool, logger: Logger, throttleMs = 250): ChangeNotifier {
+  const due = new Set<ChangeKind>();
+  let timer: NodeJS.Timeout | undefined;
+  function send(): void {
+    timer = undefined;
+    const kinds = [...due];
+    due.clear();
+    for (const kind of kinds) {
+      // The channel is database-wide: the payload names the schema, so other deployments ignore it.
+      pool.query(`select pg_notify($1, current_schema() || ':' || $2)`, [CHANGE_CHANNEL, kind]).catch((error: Error) => logger.warn({ reason: error.message }, 'change notice not sent'));
+    }
+  }
+  return {
+    changed(kind) {
+      due.add(kind);
+      timer ??= setTimeout(send, throttleMs).unref();
+    },
+  };
+}
+
+export interface ChangeListenerOptions {
+  databaseUrl: string;
+  logger: Logger;
+  onChange: (kind: ChangeKind) => Promise<void>;
+  /** Wait before reconnecting a dropped listener (default 1 s). */
+  retryMs?: number;
+}
+
+export function createChangeListener(options: ChangeListenerOptions) {
+  const { logger } = options;
+  let client: pg.Client | undefined;
+  let stopped = true;
+  let timer: NodeJS.Timeout | undefined;
+
+  const reload = (kind: ChangeKind) =>
+    options.onChange(kind).catch((error: Error) => logger.warn({ kind, reason: error.message }, 'read model reload failed'));
+
+  async function connect(reconnecting: boolean): Promise<void> {
+    if (stopped) return;
+    const c = new pg.Client({ connectionString: options.databaseUrl, connectionTimeoutMillis: 2_000, keepAlive: true, application_name: 'market-gateway change listener' });
+    const retry = () => {
+      if (client !== c) return;
+      client = undefined;
+      void c.end().catch(() => undefined);
+      if (!stopped) timer = setTimeout(() => void connect(true), options.retryMs ?? 1_000).unref();
+    };
+    c.on('error', (error) => {
+      logger.warn({ reason: error.message }, 'change listener lost its connection; reconnecting');
+      retry();
+    });
+    let schema: string | undefined;
+    c.on('notification', (n) => {
+      const [from, kind] = (n.payload ?? '').split(':');
+      if (n.channel !== CHANGE_CHANNEL || from !== schema) return;
+      if (kind === 'market-data' || kind === 'prediction') void reload(kind);
+    });
+    client = c;
+    try {
+      await c.connect();
+      schema = (await c.query<{ schema: string }>('select current_schema() as schema')).rows[0]?.schema;
+      await c.query(`listen ${CHANGE_CHANNEL}`);
+      // Whatever was written while we were not listening.
+      if (reconnecting) await Promise.all([reload('market-data'), reload('prediction')]);
+    } catch (error) {
+      logger.warn({ reason: (error as Error).message }, 'change listener could not connect; retrying');
+      retry();
+    }
+  }
+
+  return {
+    async start() {
+      stopped = false;
+      await connect(false);
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      const c = client;
+      client = undefined;
+      await c?.end().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * Answers a dependency spoiled: the database or Redis is down, hung or restarting. They become a
+ * 503 in the variant's envelope (with Retry-After) instead of a 500, a wait, or an unsafe answer;
+ * each one is logged and counted.
+ */
+import type { Logger } from 'pino';
+import { ApiError } from './errors.js';
+
+/** Connection-level failures of pg, better-sqlite3 and sockets; never a bug in our own code. */
+const TRANSIENT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_BUSY', 'SQLITE_LOCKED']);
+const TRANSIENT_MESSAGES = /timeout exceeded when trying to connect|query read timeout|connection terminated|client has encountered a connection error|connection is closed|not queryable|cannot use a pool after calling end/i;
+
+export function isDependencyFailure(error: unknown): boolean {
+  for (let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    const code = typeof e.code === 'string' ? e.code : '';
+    // SQLSTATE classes 08 (connection), 53 (resources), 57 (operator intervention: shutdown, restart).
+    if (TRANSIENT_CODES.has(code) || /^(08|53|57)/.test(code)) return true;
+    if (typeof e.message === 'string' && TRANSIENT_MESSAGES.test(e.message)) return true;
+  }
+  return false;
+}
+
+export const dependencyUnavailable = () => new ApiError(503, 'a dependency is temporarily unavailable; retry shortly', { 'Retry-After': '1' });
+
+export interface DegradedAnswers {
+  /** Logs and counts one degraded answer; `where` says which path gave it. */
+  record(where: string, error: unknown): void;
+  /** The 503 to answer when `error` is a dependency's failure (recorded), else undefined. */
+  answerFor(where: string, error: unknown): ApiError | undefined;
+}
+
+export function createDegradedAnswers(logger: Logger, counter?: { inc(labels: { where: string }): void }): DegradedAnswers {
+  const record = (where: string, error: unknown) => {
+    counter?.inc({ where });
+    logger.warn({ where, reason: (error as Error)?.message ?? String(error) }, 'degraded answer: 503, a dependency is unavailable');
+  };
+  return {
+    record,
+    answerFor(where, error) {
+      if (!isDependencyFailure(error)) return undefined;
+      record(where, error);
+      return dependencyUnavailable();
+    },
+  };
+}

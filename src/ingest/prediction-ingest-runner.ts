@@ -1,0 +1,131 @@
+/**
+ * Runs a prediction-market feed: every batch of observations goes to the store (the truth), then
+ * to the read model, then through the movement detector, whose alerts and baselines are stored
+ * together before the read model sees the alerts.
+ */
+import type { Logger } from 'pino';
+import { newId } from '../domain/ids.js';
+import type { MovementAlert, PredictionMarketMeta, ProbabilityObservation } from '../domain/prediction.js';
+import { MovementDetector } from '../prediction/movement-detector.js';
+import type { PredictionBatch } from '../upstream/connector.js';
+import type { PredictionReadModel } from '../readmodel/prediction-read-model.js';
+import type { PredictionRepository } from '../store/prediction.js';
+import { createSerialQueue } from './serial.js';
+import { createTicker } from './ticker.js';
+
+/** What a prediction feed offers: the demo feed today, live platforms later. */
+export interface PredictionFeed {
+  markets(): PredictionMarketMeta[];
+  /** Recent history, so every endpoint has data right after start. */
+  backfill(): ProbabilityObservation[];
+  tick(now: number): ProbabilityObservation[];
+}
+
+export interface PredictionIngestOptions {
+  repo: PredictionRepository;
+  readModel: PredictionReadModel;
+  /** The demo feed, when FEEDS has `demo`; live connectors hand their batches to accept(). */
+  feed?: PredictionFeed | undefined;
+  tickMs: number;
+  logger: Logger;
+  /** Told after every write (other instances reload their read models). */
+  onChange?: () => void;
+  now: () => number;
+}
+
+const HISTORY_KEPT_MS = 3 * 24 * 3_600_000;
+const PRUNE_EVERY_MS = 3_600_000;
+
+export function createPredictionIngestRunner(options: PredictionIngestOptions) {
+  const { repo, readModel, feed, logger } = options;
+  let detector = new MovementDetector();
+  let lastPrune = 0;
+  const serial = createSerialQueue();
+  let started = false;
+
+  async function ingest(observations: readonly ProbabilityObservation[]): Promise<MovementAlert[]> {
+    await repo.recordObservations(observations);
+    readModel.applyObservations(observations);
+    const { movements, changed } = detector.observe(observations);
+    const alerts = movements.map((m) => ({ id: newId('mvmt'), question: readModel.get(m.marketId)?.question ?? m.marketId, ...m }));
+    try {
+      const stored = await repo.recordMovements(changed, alerts);
+      readModel.addAlerts(stored);
+      options.onChange?.();
+      return stored;
+    } catch (error) {
+      // The detector moved its baselines but the store did not: start again from the stored ones,
+      // so the same movements are found on the next observation instead of being lost.
+      detector = new MovementDetector(await repo.listBaselines().catch(() => []));
+      throw error;
+    }
+  }
+
+  async function prune(now: number): Promise<void> {
+    if (now - lastPrune < PRUNE_EVERY_MS) return;
+    lastPrune = now;
+    await repo.pruneHistory(now - HISTORY_KEPT_MS);
+  }
+
+  async function tickAt(now: number, observations: readonly ProbabilityObservation[]): Promise<void> {
+    const alerts = await ingest(observations);
+    if (alerts.length > 0) logger.info({ alerts: alerts.length }, 'movement alerts detected');
+    await prune(now);
+  }
+
+  /** A live connector's batch: new or changed markets declared, then the observations ingested. */
+  async function acceptLive(batch: PredictionBatch): Promise<void> {
+    // Before start() the detector has not read its stored baselines yet: load them first.
+    if (!started) await loadBaselines();
+    const changed = batch.markets.filter((m) => {
+      const known = readModel.get(m.id);
+      return !known || known.question !== m.question || known.url !== m.url || known.topic !== m.topic;
+    });
+    if (changed.length > 0) {
+      await repo.upsertMarkets(changed);
+      readModel.applyMarkets(changed);
+    }
+    await tickAt(options.now(), batch.observations);
+  }
+
+  async function loadBaselines(): Promise<void> {
+    detector = new MovementDetector(await repo.listBaselines());
+    started = true;
+  }
+
+  const ticker = createTicker({
+    everyMs: options.tickMs,
+    name: 'prediction ingest tick',
+    logger,
+    run: () => serial(() => tickAt(options.now(), feed!.tick(options.now()))),
+  });
+
+  return {
+    /** Declares the markets and replays the feed's history through the detector. */
+    start: () => serial(async () => {
+      if (!started) await loadBaselines();
+      if (!feed) return;
+      const startedAt = Date.now();
+      const metas = feed.markets();
+      await repo.upsertMarkets(metas);
+      readModel.applyMarkets(metas);
+      // After a restart only what is newer than the stored data counts: the past is not rewritten.
+      const history = feed.backfill().filter((o) => o.observedAt > (readModel.get(o.marketId)?.updatedAt ?? -Infinity));
+      const alerts = await ingest(history);
+      await prune(options.now());
+      logger.info(
+        { markets: metas.length, observations: history.length, alerts: alerts.length, ms: Date.now() - startedAt },
+        'prediction feed backfilled',
+      );
+      ticker.start();
+    }),
+    accept: (batch: PredictionBatch) => serial(() => acceptLive(batch)),
+    async stop() {
+      await ticker.stop();
+      // Another worker may move the baselines while this one is not the leader: read them again on the next start.
+      started = false;
+    },
+  };
+}
+
+export type PredictionIngestRunner = ReturnType<typeof createPredictionIngestRunner>;

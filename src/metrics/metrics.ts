@@ -1,0 +1,55 @@
+/**
+ * Prometheus metrics (prom-client), one registry per service: degraded answers, and the live
+ * feeds' poll counts, read from the pollers at scrape time (prom-client's `collect`). Served at
+ * /metrics on both listeners; like /health it needs no key, so keep it on the internal network.
+ */
+import { Counter, Gauge, Registry } from 'prom-client';
+import type { PollerStats } from '../upstream/poller.js';
+
+export interface ServiceMetrics {
+  registry: Registry;
+  degradedAnswers: Counter<'where'>;
+  /** Where the live feeds' stats come from. */
+  watchFeeds(stats: () => PollerStats[]): void;
+}
+
+export function createMetrics(): ServiceMetrics {
+  const registry = new Registry();
+  let feeds: () => PollerStats[] = () => [];
+  const perFeed = (name: string, help: string, labels: string[], fill: (g: Gauge<string>, s: PollerStats) => void) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: labels,
+      registers: [registry],
+      collect() {
+        for (const s of feeds()) fill(this, s);
+      },
+    });
+
+  perFeed('mgw_upstream_polls', 'Polls of each live source since start, by outcome', ['source', 'outcome'], (g, s) => {
+    g.set({ source: s.source, outcome: 'succeeded' }, s.succeeded);
+    g.set({ source: s.source, outcome: 'failed' }, s.failed);
+  });
+  perFeed('mgw_upstream_failures', 'Failed polls of each live source since start, by kind', ['source', 'kind'], (g, s) => {
+    for (const [kind, n] of Object.entries(s.failures)) g.set({ source: s.source, kind }, n);
+  });
+  perFeed('mgw_upstream_invalid_items', 'Upstream items dropped by validation since start', ['source'], (g, s) => g.set({ source: s.source }, s.invalidItems));
+  perFeed('mgw_upstream_seconds_since_success', 'Seconds since the last good poll (absent before the first)', ['source'], (g, s) => {
+    if (s.lastSuccessAt !== null) g.set({ source: s.source }, Math.max(0, (Date.now() - s.lastSuccessAt) / 1000));
+  });
+  perFeed('mgw_upstream_circuit_open', '1 while the circuit of a live source is open', ['source'], (g, s) => g.set({ source: s.source }, s.circuit === 'closed' ? 0 : 1));
+
+  return {
+    registry,
+    degradedAnswers: new Counter({
+      name: 'mgw_degraded_answers_total',
+      help: 'Answers spoiled by an unavailable dependency (503), by where they were given',
+      labelNames: ['where'],
+      registers: [registry],
+    }),
+    watchFeeds(stats) {
+      feeds = stats;
+    },
+  };
+}

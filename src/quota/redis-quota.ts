@@ -1,0 +1,158 @@
+/**
+ * Shared quotas for several instances (REDIS_URL): both windows of D4 are checked and spent in one
+ * Lua script, so the count is exact across instances and a request refused by one window spends
+ * neither. Redis holds the live counts; the day counts are also added to the database every
+ * second, and a day Redis no longer knows (it restarted without persistence) is seeded from there.
+ * A Redis that is down or hung fails fast (bounded command timeout, no offline queue): the caller
+ * answers 503 rather than admitting unmetered traffic or making the client wait.
+ */
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Product } from '../domain/account.js';
+import type { QuotaDayCount, QuotaDayRepository } from '../store/quota-days.js';
+import { limitsFor, PLAN_LIMITS, type PlanLimitTable } from './plans.js';
+import { bindingHeaders, refusalHeaders, type QuotaService, type WindowState } from './quota-service.js';
+import { windowAt } from './windows.js';
+
+/** Thrown when the shared counts cannot be reached: the edge answers 503. */
+export class QuotaUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`shared quota store unavailable: ${(cause as Error)?.message ?? String(cause)}`);
+    this.name = 'QuotaUnavailableError';
+  }
+}
+
+// KEYS: minute, day. ARGV: minute limit, day limit (-1: none), minute TTL, day TTL (ms).
+// TTLs are relative, not absolute: a clock skew between this host and Redis must not expire a
+// window's key early (the key names the window, so living a little longer is harmless).
+// Returns {admitted 0|1, refused by 0 none|1 minute|2 day, minute count, day count}.
+const CONSUME_SCRIPT = `
+local ml = tonumber(ARGV[1])
+local dl = tonumber(ARGV[2])
+local m = tonumber(redis.call('GET', KEYS[1]) or '0')
+local d = tonumber(redis.call('GET', KEYS[2]) or '0')
+if ml >= 0 and m >= ml then return {0, 1, m, d} end
+if dl >= 0 and d >= dl then return {0, 2, m, d} end
+if ml >= 0 then
+  m = redis.call('INCR', KEYS[1])
+  if m == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+end
+if dl >= 0 then
+  d = redis.call('INCR', KEYS[2])
+  if d == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[4]) end
+end
+return {1, 0, m, d}
+`;
+
+const TTL_MARGIN_MS = 5_000;
+
+type ConsumeResult = [admitted: number, refusedBy: number, minute: number, day: number];
+
+interface QuotaRedis extends Redis {
+  mgwConsumeQuota(minuteKey: string, dayKey: string, ml: number, dl: number, mTtlMs: number, dTtlMs: number): Promise<ConsumeResult>;
+}
+
+export interface RedisQuotaOptions {
+  redis: Redis;
+  days: QuotaDayRepository;
+  logger: Logger;
+  /** How often admitted day counts are added to the database (default 1 s). */
+  flushMs?: number;
+  keyPrefix?: string;
+  limits?: PlanLimitTable;
+}
+
+export interface RedisQuota extends QuotaService {
+  /** Writes pending day counts now (tests, shutdown). */
+  flush(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createRedisQuota(options: RedisQuotaOptions): RedisQuota {
+  const { days, logger } = options;
+  const prefix = options.keyPrefix ?? 'mgw:quota';
+  const redis = options.redis as QuotaRedis;
+  redis.defineCommand('mgwConsumeQuota', { numberOfKeys: 2, lua: CONSUME_SCRIPT });
+
+  /** Days this process has checked Redis still knows; cleared on every reconnect (Redis may have restarted). */
+  const seeded = new Set<string>();
+  redis.on('ready', () => seeded.clear());
+  const pending = new Map<string, QuotaDayCount>();
+
+  // `{account}` is a hash tag: both keys of a script land on one Redis Cluster slot.
+  const keys = (accountId: string, product: Product, minute: number, day: number) => ({
+    minute: `${prefix}:{${accountId}}:${product}:m:${minute}`,
+    day: `${prefix}:{${accountId}}:${product}:d:${day}`,
+  });
+
+  /** The first time a process meets a day: if Redis lost it, put back what the database counted. */
+  async function seedDay(dayKey: string, accountId: string, product: Product, dayIndex: number, ttlMs: number) {
+    if (seeded.has(dayKey)) return;
+    if ((await redis.exists(dayKey)) === 0) {
+      const count = await days.get(accountId, product, dayIndex);
+      if (count > 0) await redis.set(dayKey, String(count), 'PX', ttlMs, 'NX');
+    }
+    seeded.add(dayKey);
+  }
+
+  function record(accountId: string, product: Product, dayIndex: number): void {
+    const id = `${accountId}|${product}|${dayIndex}`;
+    const entry = pending.get(id) ?? { accountId, product, dayIndex, count: 0 };
+    entry.count++;
+    pending.set(id, entry);
+  }
+
+  async function flush(): Promise<void> {
+    if (pending.size === 0) return;
+    const batch = [...pending.values()];
+    pending.clear();
+    try {
+      await days.add(batch);
+    } catch (error) {
+      // Put them back: they are written with the next flush.
+      for (const d of batch) {
+        const id = `${d.accountId}|${d.product}|${d.dayIndex}`;
+        const entry = pending.get(id);
+        if (entry) entry.count += d.count;
+        else pending.set(id, d);
+      }
+      logger.warn({ err: error, pending: batch.length }, 'day quota counts not saved; retrying');
+    }
+  }
+  const flusher = setInterval(() => void flush(), options.flushMs ?? 1_000);
+  flusher.unref();
+
+  return {
+    async consume(account, product, now) {
+      const limits = limitsFor(account, product, options.limits ?? PLAN_LIMITS);
+      if (limits.perMinute === null && limits.perDay === null) return { allowed: true, headers: {} };
+      const minute = windowAt('minute', now);
+      const day = windowAt('day', now);
+      const k = keys(account.id, product, minute.index, day.index);
+      // A little past the window's end, whatever the clocks say.
+      const ttl = (endsAt: number) => Math.max(1, endsAt - now) + TTL_MARGIN_MS;
+      let result: ConsumeResult;
+      try {
+        if (limits.perDay !== null) await seedDay(k.day, account.id, product, day.index, ttl(day.endsAt));
+        result = await redis.mgwConsumeQuota(k.minute, k.day, limits.perMinute ?? -1, limits.perDay ?? -1, ttl(minute.endsAt), ttl(day.endsAt));
+      } catch (error) {
+        throw new QuotaUnavailableError(error);
+      }
+      const [admitted, refusedBy, minuteCount, dayCount] = result.map(Number) as ConsumeResult;
+      if (!admitted) {
+        const [limit, span] = refusedBy === 1 ? [limits.perMinute!, minute] : [limits.perDay!, day];
+        return { allowed: false, headers: refusalHeaders(limit, span.endsAt, now) };
+      }
+      if (limits.perDay !== null) record(account.id, product, day.index);
+      const states: WindowState[] = [];
+      if (limits.perMinute !== null) states.push({ window: 'minute', limit: limits.perMinute, remaining: Math.max(0, limits.perMinute - minuteCount), endsAt: minute.endsAt });
+      if (limits.perDay !== null) states.push({ window: 'day', limit: limits.perDay, remaining: Math.max(0, limits.perDay - dayCount), endsAt: day.endsAt });
+      return { allowed: true, headers: bindingHeaders(states) };
+    },
+    flush,
+    async stop() {
+      clearInterval(flusher);
+      await flush();
+    },
+  };
+}

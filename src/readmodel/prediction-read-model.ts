@@ -1,0 +1,164 @@
+/**
+ * Prediction markets, their last day of hourly history and the newest movement alerts, in memory,
+ * so requests never wait on the store. Ingest writes to the store first and then applies the same
+ * rows here; `version` changes with every change.
+ */
+import type { MovementAlert, PredictionMarket, PredictionMarketMeta, PredictionSignal, ProbabilityObservation } from '../domain/prediction.js';
+import { MOVEMENT_ALERTS_LIMIT } from '../domain/limits.js';
+import { deltaPoints, percentOf } from '../prediction/percent.js';
+import { scoreMarkets } from '../prediction/scoring.js';
+import type { PredictionRepository } from '../store/prediction.js';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+/** History kept in memory: a day back from now, plus the hour the reference falls in. */
+const HISTORY_KEPT_MS = DAY_MS + 2 * HOUR_MS;
+/** Enough for the largest GET /alerts answer (D6). */
+export const ALERTS_KEPT = MOVEMENT_ALERTS_LIMIT.max;
+
+export interface ScoredPredictionMarket {
+  market: PredictionMarket;
+  signal: PredictionSignal;
+  /** Probability change over about 24 hours, in points; null when there is no history yet. */
+  move24hPts: number | null;
+}
+
+interface HourPoint {
+  hourStart: number;
+  prob: number;
+  observedAt: number;
+}
+
+/** D8: 24-hour volume descending, ties by question ascending. */
+export function byActivity(a: PredictionMarket, b: PredictionMarket): number {
+  return b.volume24h - a.volume24h || (a.question < b.question ? -1 : a.question > b.question ? 1 : 0);
+}
+
+/** Markets not observed for this long leave the ranking (feeds poll every minute or two; the demo ticks every few seconds). */
+export const STALE_AFTER_MS = 26 * HOUR_MS;
+
+export class PredictionReadModel {
+  private readonly metas = new Map<string, PredictionMarketMeta>();
+  private readonly markets = new Map<string, PredictionMarket>();
+  private readonly history = new Map<string, HourPoint[]>();
+  private alerts: MovementAlert[] = [];
+  private ranked: { key: string; list: ScoredPredictionMarket[] } | undefined;
+  version = 0;
+
+  async load(repo: PredictionRepository, now: number): Promise<void> {
+    const [markets, history, alerts] = await Promise.all([
+      repo.listMarkets(),
+      repo.historySince(now - HISTORY_KEPT_MS),
+      repo.latestAlerts(ALERTS_KEPT),
+    ]);
+    // Loading replaces: an HTTP-only instance reloads on every change notice from the worker.
+    this.metas.clear();
+    this.markets.clear();
+    this.history.clear();
+    this.ranked = undefined;
+    for (const m of markets) {
+      this.metas.set(m.id, m);
+      this.markets.set(m.id, m);
+    }
+    for (const { marketId, ...point } of history) {
+      const points = this.history.get(marketId) ?? [];
+      points.push(point);
+      this.history.set(marketId, points);
+    }
+    this.alerts = alerts;
+    this.version++;
+  }
+
+  applyMarkets(metas: readonly PredictionMarketMeta[]): void {
+    for (const meta of metas) {
+      this.metas.set(meta.id, meta);
+      const market = this.markets.get(meta.id);
+      if (market) this.markets.set(meta.id, { ...market, ...meta });
+    }
+    this.version++;
+  }
+
+  applyObservations(observations: readonly ProbabilityObservation[]): void {
+    for (const o of observations) {
+      const meta = this.metas.get(o.marketId);
+      if (!meta) continue;
+      const current = this.markets.get(o.marketId);
+      if (!current || current.updatedAt <= o.observedAt) {
+        this.markets.set(o.marketId, { ...meta, prob: o.prob, volume24h: o.volume24h, updatedAt: o.observedAt });
+      }
+      this.record(o);
+    }
+    this.version++;
+  }
+
+  /** Newly stored alerts; the list stays newest first and bounded. */
+  addAlerts(alerts: readonly MovementAlert[]): void {
+    if (alerts.length === 0) return;
+    // The store's order: detected_at descending, ties by insertion, newest first. The batch was stored
+    // in array order, so reversed it is newest first; the sort is stable, so it keeps that among ties.
+    this.alerts = [...[...alerts].reverse(), ...this.alerts].sort((a, b) => b.detectedAt - a.detectedAt).slice(0, ALERTS_KEPT);
+    this.version++;
+  }
+
+  get(id: string): PredictionMarket | undefined {
+    return this.markets.get(id);
+  }
+
+  /** Every market with an observation. */
+  all(): PredictionMarket[] {
+    return [...this.markets.values()];
+  }
+
+  latestAlerts(limit: number): MovementAlert[] {
+    return this.alerts.slice(0, limit);
+  }
+
+  /** The `limit` most active markets, scored against every tracked market (D8, scoring.ts). */
+  top(limit: number, now: number): ScoredPredictionMarket[] {
+    return this.rank(now).slice(0, limit);
+  }
+
+  /** All markets ranked and scored; recomputed when the data or the hour changes. */
+  private rank(now: number): ScoredPredictionMarket[] {
+    const key = `${this.version}|${Math.floor(now / HOUR_MS)}`;
+    if (this.ranked?.key === key) return this.ranked.list;
+    // A market no feed has reported for a while has closed or left its platform's list: its last
+    // volume no longer says how active it is.
+    const markets = this.all()
+      .filter((m) => m.updatedAt >= now - STALE_AFTER_MS)
+      .sort(byActivity);
+    const moves = markets.map((m) => this.move24h(m, now));
+    const signals = scoreMarkets(markets.map((m, i) => ({ volume24h: m.volume24h, move24hPts: moves[i]! })));
+    const list = markets.map((market, i) => ({ market, signal: signals[i]!, move24hPts: moves[i]! }));
+    this.ranked = { key, list };
+    return list;
+  }
+
+  /** Change since the last hourly point at or before a day ago (or since the first point, for younger markets). */
+  private move24h(market: PredictionMarket, now: number): number | null {
+    const points = this.history.get(market.id);
+    if (!points || points.length === 0) return null;
+    let reference = points[0]!;
+    for (const p of points) {
+      if (p.hourStart > now - DAY_MS) break;
+      reference = p;
+    }
+    return deltaPoints(percentOf(reference.prob), percentOf(market.prob));
+  }
+
+  private record(o: ProbabilityObservation): void {
+    const hourStart = Math.floor(o.observedAt / HOUR_MS) * HOUR_MS;
+    const points = this.history.get(o.marketId) ?? [];
+    const last = points[points.length - 1];
+    if (last && last.hourStart === hourStart) {
+      if (last.observedAt <= o.observedAt) points[points.length - 1] = { hourStart, prob: o.prob, observedAt: o.observedAt };
+    } else if (!last || last.hourStart < hourStart) {
+      points.push({ hourStart, prob: o.prob, observedAt: o.observedAt });
+    } else {
+      return; // an observation older than the history's last hour changes nothing a day-move reads
+    }
+    const oldest = hourStart - HISTORY_KEPT_MS;
+    while (points.length > 0 && points[0]!.hourStart < oldest) points.shift();
+    this.history.set(o.marketId, points);
+  }
+}

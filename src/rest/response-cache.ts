@@ -1,0 +1,73 @@
+/**
+ * Answers whose inputs have not changed are not computed again: a route that declares how its data
+ * is versioned has its serialized 200 body kept per (route, parameters, data version). Identical
+ * concurrent requests share one computation. Each body carries a strong ETag, so a client that
+ * already holds it gets a 304 without anything being executed or sent.
+ */
+import { createHash } from 'node:crypto';
+import type { GraphQLServices } from '../graphql/context.js';
+
+export interface RouteCachePolicy {
+  /** A value that changes whenever the answer may: read-model versions, and a clock bucket where time matters. */
+  version(services: GraphQLServices, now: number): string;
+  /** `Cache-Control: private, max-age=…`: how long a client may reuse it (the data's refresh rate). */
+  maxAgeSeconds: number;
+}
+
+export interface CachedBody {
+  bytes: Buffer;
+  etag: string;
+}
+
+const MAX_ENTRIES = 2_000;
+
+export function createResponseCache() {
+  const entries = new Map<string, CachedBody>();
+  const inFlight = new Map<string, Promise<CachedBody>>();
+
+  function remember(key: string, body: CachedBody): void {
+    // Old versions are never asked for again: drop the oldest entries first (Map keeps insertion order).
+    if (entries.size >= MAX_ENTRIES) {
+      for (const old of entries.keys()) {
+        entries.delete(old);
+        if (entries.size < MAX_ENTRIES * 0.9) break;
+      }
+    }
+    entries.set(key, body);
+  }
+
+  return {
+    /** The cached body for `key`, or the one `compute` produces (once, however many ask at the same time). */
+    async get(key: string, compute: () => Promise<unknown>): Promise<CachedBody> {
+      const hit = entries.get(key);
+      if (hit) return hit;
+      let pending = inFlight.get(key);
+      if (!pending) {
+        pending = compute()
+          .then((value) => {
+            const bytes = Buffer.from(JSON.stringify(value));
+            const body = { bytes, etag: `"${createHash('sha1').update(bytes).digest('base64url')}"` };
+            remember(key, body);
+            return body;
+          })
+          .finally(() => inFlight.delete(key));
+        inFlight.set(key, pending);
+      }
+      return pending;
+    },
+    size: () => entries.size,
+  };
+}
+
+/** Parameters in a stable order, so `?a=1&b=2` and `?b=2&a=1` share an entry. */
+export const cacheKeyOf = (path: string, params: Record<string, unknown>, version: string): string =>
+  `${path}|${JSON.stringify(Object.keys(params).sort().map((k) => [k, params[k]]))}|${version}`;
+
+/** If-None-Match holds the body's ETag (or `*`). */
+export function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t === etag || t === `W/${etag}`;
+  });
+}

@@ -1,0 +1,45 @@
+/**
+ * What a live connector is: a source name, a polling interval, and a poll that fetches, validates
+ * and maps one upstream onto the store's model. Connectors are pure of side effects besides HTTP:
+ * the scheduler decides when to poll, retries, and hands the batch to ingest.
+ */
+import type { Candle, MarketMeta, Quote } from '../domain/market.js';
+import type { PredictionMarketMeta, ProbabilityObservation } from '../domain/prediction.js';
+import type { UpstreamHttp } from './http.js';
+import type { ItemProblems } from './validate.js';
+
+export interface MarketDataBatch {
+  kind: 'market-data';
+  markets: MarketMeta[];
+  quotes: Quote[];
+  candles: Candle[];
+  problems: ItemProblems;
+}
+
+export interface PredictionBatch {
+  kind: 'prediction';
+  markets: PredictionMarketMeta[];
+  observations: ProbabilityObservation[];
+  problems: ItemProblems;
+}
+
+export type UpstreamBatch = MarketDataBatch | PredictionBatch;
+
+export interface PollContext {
+  http: UpstreamHttp;
+  /** The time the observations are stamped with (epoch ms). */
+  now: number;
+  /** True on the first successful poll since start: connectors fetch history (backfill) then. */
+  backfill: boolean;
+}
+
+export interface Connector<B extends UpstreamBatch = UpstreamBatch> {
+  /** Lower case, as in FEEDS and `source`: `binance`, `polymarket`, ... */
+  readonly source: string;
+  readonly kind: B['kind'];
+  /** Default polling interval; `<SOURCE>_POLL_MS` overrides it. */
+  readonly pollMs: number;
+  /** Default base URL; `<SOURCE>_BASE_URL` overrides it. */
+  readonly defaultBaseUrl: string;
+  poll(context: PollContext): Promise<B>;
+}

@@ -1,0 +1,68 @@
+/**
+ * The live connectors selected by FEEDS, each on its own poller, feeding the two ingest runners.
+ * Start-up does not wait for upstreams: the first polls run in the background, and the service
+ * serves what the store already holds until they land.
+ */
+import type { Logger } from 'pino';
+import type { Config } from '../config/config.js';
+import type { Connector, MarketDataBatch, PredictionBatch } from './connector.js';
+import { createUpstreamHttp } from './http.js';
+import { createPoller, type Poller, type PollerStats } from './poller.js';
+
+export interface LiveFeedsOptions {
+  connectors: Connector[];
+  upstream: Config['upstream'];
+  acceptMarketData: (batch: MarketDataBatch) => Promise<void>;
+  acceptPrediction: (batch: PredictionBatch) => Promise<void>;
+  logger: Logger;
+  now: () => number;
+}
+
+export interface LiveFeeds {
+  start(): void;
+  stop(): Promise<void>;
+  stats(): PollerStats[];
+  /** Polls every connector once and waits (tests, the CLI). */
+  pollAll(): Promise<void>;
+}
+
+export function createLiveFeeds(options: LiveFeedsOptions): LiveFeeds {
+  let shutdown = new AbortController();
+  const pollers: Poller[] = options.connectors.map((connector) => {
+    const settings = options.upstream.sources[connector.source as keyof Config['upstream']['sources']] ?? {};
+    const http = createUpstreamHttp({
+      source: connector.source,
+      baseUrl: settings.baseUrl ?? connector.defaultBaseUrl,
+      timeoutMs: options.upstream.timeoutMs,
+      // Read when a request is made, so a restart after stop() gets a fresh signal.
+      get signal() {
+        return shutdown.signal;
+      },
+    });
+    return createPoller({
+      connector,
+      http,
+      pollMs: settings.pollMs ?? connector.pollMs,
+      sink: (batch) => (batch.kind === 'market-data' ? options.acceptMarketData(batch) : options.acceptPrediction(batch)),
+      logger: options.logger,
+      now: options.now,
+    });
+  });
+
+  return {
+    start() {
+      if (pollers.length === 0) return;
+      if (shutdown.signal.aborted) shutdown = new AbortController();
+      options.logger.info({ sources: options.connectors.map((c) => c.source) }, 'live feeds starting');
+      for (const poller of pollers) void poller.pollOnce().finally(() => poller.start());
+    },
+    async stop() {
+      shutdown.abort();
+      await Promise.all(pollers.map((p) => p.stop()));
+    },
+    stats: () => pollers.map((p) => p.stats()),
+    pollAll: async () => {
+      await Promise.all(pollers.map((p) => p.pollOnce()));
+    },
+  };
+}

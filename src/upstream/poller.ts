@@ -1,0 +1,174 @@
+/**
+ * Polls one connector forever: on its interval, with retries (exponential backoff, decorrelated
+ * jitter) for transient failures, a circuit breaker that stops hammering an upstream that keeps
+ * failing, and Retry-After honoured by pushing the next poll back. Each good batch goes to the
+ * sink (ingest); a failed poll keeps the last good data where it is. Nothing here throws: every
+ * outcome is logged and counted.
+ */
+import {
+  BrokenCircuitError,
+  circuitBreaker,
+  CircuitState,
+  ConsecutiveBreaker,
+  ExponentialBackoff,
+  handleType,
+  handleWhen,
+  retry,
+  TaskCancelledError,
+  wrap,
+} from 'cockatiel';
+import type { Logger } from 'pino';
+import type { Connector, UpstreamBatch } from './connector.js';
+import { UpstreamError } from './errors.js';
+import type { UpstreamHttp } from './http.js';
+
+export interface PollerOptions {
+  connector: Connector;
+  http: UpstreamHttp;
+  sink: (batch: UpstreamBatch) => Promise<void>;
+  pollMs: number;
+  logger: Logger;
+  now: () => number;
+  /** Attempts per poll for transient failures (default 3). */
+  attempts?: number;
+  /** First retry delay (default 500 ms, doubling, at most 10 s). */
+  retryDelayMs?: number;
+  /** Consecutive failed attempts that open the circuit (default 5). */
+  breakAfter?: number;
+  /** How long the circuit stays open before one trial poll (default 60 s). */
+  halfOpenAfterMs?: number;
+}
+
+export interface PollerStats {
+  source: string;
+  polls: number;
+  succeeded: number;
+  failed: number;
+  /** Items dropped by validation, in total. */
+  invalidItems: number;
+  /** Failed polls by kind (`timeout`, `http`, `schema`, `circuit_open`...). */
+  failures: Record<string, number>;
+  lastSuccessAt: number | null;
+  lastError: string | null;
+  circuit: 'closed' | 'open' | 'half-open';
+}
+
+const CIRCUIT_NAMES: Record<CircuitState, PollerStats['circuit']> = {
+  [CircuitState.Closed]: 'closed',
+  [CircuitState.Open]: 'open',
+  [CircuitState.HalfOpen]: 'half-open',
+  [CircuitState.Isolated]: 'open',
+};
+
+export interface Poller {
+  start(): void;
+  /** Runs one poll now (tests, and the first poll at start). */
+  pollOnce(): Promise<void>;
+  stop(): Promise<void>;
+  stats(): PollerStats;
+}
+
+export function createPoller(options: PollerOptions): Poller {
+  const { connector, http, logger } = options;
+  const source = connector.source;
+  const log = logger.child({ source });
+
+  const breaker = circuitBreaker(handleType(UpstreamError), {
+    halfOpenAfter: options.halfOpenAfterMs ?? 60_000,
+    breaker: new ConsecutiveBreaker(options.breakAfter ?? 5),
+  });
+  // Rate limits are not retried within a poll: the next poll waits for Retry-After instead.
+  const retryPolicy = retry(
+    handleWhen((e) => e instanceof UpstreamError && e.retryable && e.failure !== 'rate_limited'),
+    {
+      maxAttempts: Math.max(0, (options.attempts ?? 3) - 1),
+      backoff: new ExponentialBackoff({ initialDelay: options.retryDelayMs ?? 500, maxDelay: 10_000 }),
+    },
+  );
+  // The backoff wait cannot be cancelled; unref'd, it does not hold the process at shutdown.
+  retryPolicy.dangerouslyUnref();
+  retryPolicy.onRetry((event) =>
+    log.warn({ delayMs: Math.round(event.delay), reason: 'error' in event ? (event.error as Error).message : 'result' }, 'upstream attempt failed; retrying'),
+  );
+  breaker.onBreak(() => log.error('upstream keeps failing; circuit open, polls paused'));
+  breaker.onReset(() => log.info('upstream recovered; circuit closed'));
+  const policy = wrap(retryPolicy, breaker);
+
+  const stats: Omit<PollerStats, 'circuit'> = {
+    source,
+    polls: 0,
+    succeeded: 0,
+    failed: 0,
+    invalidItems: 0,
+    failures: {},
+    lastSuccessAt: null,
+    lastError: null,
+  };
+  let backfilled = false;
+  let timer: NodeJS.Timeout | undefined;
+  /** The sink call in flight: stop() waits for it, so no ingest write is cut in half. */
+  let sinking: Promise<void> | undefined;
+  let stopped = false;
+  // Stops further retries on stop; a poll still waiting out a backoff ends without calling the sink.
+  let abort = new AbortController();
+  /** When a rate limit asked us to wait: the next poll is not before this. */
+  let notBefore = 0;
+
+  async function pollOnce(): Promise<void> {
+    stats.polls++;
+    const started = Date.now();
+    try {
+      const batch = await policy.execute(({ signal }) => {
+        // A retry that woke up after stop() makes no request.
+        if (signal.aborted) throw new TaskCancelledError('poller stopped');
+        return connector.poll({ http, now: options.now(), backfill: !backfilled });
+      }, abort.signal);
+      if (stopped) return;
+      sinking = options.sink(batch);
+      await sinking.finally(() => (sinking = undefined));
+      backfilled = true;
+      stats.succeeded++;
+      stats.lastSuccessAt = options.now();
+      stats.invalidItems += batch.problems.invalid;
+      const items = batch.kind === 'market-data' ? { quotes: batch.quotes.length, candles: batch.candles.length } : { observations: batch.observations.length };
+      if (batch.problems.invalid > 0) {
+        log.warn({ invalid: batch.problems.invalid, examples: batch.problems.examples }, 'upstream items failed validation; kept the rest');
+      }
+      log.debug({ markets: batch.markets.length, ...items, ms: Date.now() - started }, 'upstream polled');
+    } catch (error) {
+      if (error instanceof TaskCancelledError) return;
+      stats.failed++;
+      const kind = error instanceof BrokenCircuitError ? 'circuit_open' : error instanceof UpstreamError ? error.failure : 'ingest';
+      stats.failures[kind] = (stats.failures[kind] ?? 0) + 1;
+      stats.lastError = (error as Error).message;
+      if (error instanceof UpstreamError && error.failure === 'rate_limited') {
+        notBefore = Date.now() + (error.details.retryAfterMs ?? options.pollMs);
+      }
+      // An open circuit is expected quiet: one line when it opened is enough.
+      if (kind !== 'circuit_open') log.warn({ failure: kind, err: error instanceof UpstreamError ? undefined : error, reason: stats.lastError }, 'upstream poll failed; serving the last good data');
+    }
+  }
+
+  function schedule(): void {
+    if (stopped) return;
+    const delay = Math.max(options.pollMs, notBefore - Date.now());
+    timer = setTimeout(() => void pollOnce().finally(schedule), delay);
+    timer.unref();
+  }
+
+  return {
+    start() {
+      stopped = false;
+      if (abort.signal.aborted) abort = new AbortController();
+      schedule();
+    },
+    pollOnce,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      abort.abort();
+      await sinking?.catch(() => undefined);
+    },
+    stats: () => ({ ...stats, failures: { ...stats.failures }, circuit: CIRCUIT_NAMES[breaker.state] }),
+  };
+}

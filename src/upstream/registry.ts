@@ -1,0 +1,32 @@
+/** From the FEEDS selection to connector instances; the one place that knows every connector. */
+import type { Connector } from './connector.js';
+import { createBinanceConnector } from './connectors/binance.js';
+import { createEcbConnector } from './connectors/ecb.js';
+import { createKalshiConnector } from './connectors/kalshi.js';
+import { createKrakenConnector } from './connectors/kraken.js';
+import { createManifoldConnector } from './connectors/manifold.js';
+import { createPolymarketConnector } from './connectors/polymarket.js';
+import { createStocksConnector } from './connectors/stocks.js';
+import type { LiveSource } from './sources.js';
+
+/** A market-data connector also says upfront which symbols it serves (the demo leaves them out). */
+export type AnyConnector = Connector & { readonly symbols?: readonly string[] };
+
+const FACTORIES: Record<LiveSource, () => AnyConnector> = {
+  binance: () => createBinanceConnector(),
+  kraken: () => createKrakenConnector(),
+  ecb: createEcbConnector,
+  stocks: () => createStocksConnector(),
+  polymarket: createPolymarketConnector,
+  kalshi: createKalshiConnector,
+  manifold: createManifoldConnector,
+};
+
+export function createConnectors(sources: readonly LiveSource[]): AnyConnector[] {
+  return sources.map((source) => FACTORIES[source]());
+}
+
+/** Every symbol the given market-data connectors serve. */
+export function liveSymbols(connectors: readonly AnyConnector[]): Set<string> {
+  return new Set(connectors.flatMap((c) => c.symbols ?? []));
+}

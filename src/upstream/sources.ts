@@ -1,0 +1,22 @@
+/** The names FEEDS accepts; kept apart from the connectors so configuration can validate without loading them. */
+export const MARKET_DATA_SOURCES = ['binance', 'kraken', 'ecb', 'stocks'] as const;
+export const PREDICTION_SOURCES = ['polymarket', 'kalshi', 'manifold'] as const;
+export const LIVE_SOURCES = [...MARKET_DATA_SOURCES, ...PREDICTION_SOURCES] as const;
+export type LiveSource = (typeof LIVE_SOURCES)[number];
+
+export interface FeedSelection {
+  demo: boolean;
+  live: LiveSource[];
+}
+
+/** `demo` (the default), `live` (every real source), or a comma list of source names, `demo` allowed among them. */
+export function parseFeeds(value: string): FeedSelection | { error: string } {
+  const names = value.split(',').map((f) => f.trim().toLowerCase()).filter(Boolean);
+  if (names.length === 0) return { demo: true, live: [] };
+  const unknown = names.filter((n) => n !== 'demo' && n !== 'live' && !(LIVE_SOURCES as readonly string[]).includes(n));
+  if (unknown.length > 0) {
+    return { error: `unknown feed ${unknown.map((n) => `"${n}"`).join(', ')}; use demo, live, or some of ${LIVE_SOURCES.join(', ')}` };
+  }
+  const live = names.includes('live') ? [...LIVE_SOURCES] : LIVE_SOURCES.filter((s) => names.includes(s));
+  return { demo: names.includes('demo'), live };
+}

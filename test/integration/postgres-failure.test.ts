@@ -1,0 +1,87 @@
+/**
+ * PostgreSQL unreachable, hung and back, through a TCP proxy the test owns (the shared server is
+ * never touched), with quotas in Redis as in the scale-out set-up. Documented behaviour: what the read model holds (markets, briefs, known keys)
+ * keeps being served; anything that needs the database answers 503 in the variant's envelope
+ * within about a second; the jobs lease is given up and retaken; all of it recovers by itself.
+ */
+import { createPgSchema, PG_ADMIN_URL, postgresAvailable } from '../support/engines.js';
+import { expectErrorEnvelope } from '../support/envelopes.js';
+import { within } from '../support/wait.js';
+import { bearer, startTestService, type TestService } from '../support/service.js';
+import { redisAvailable, SHARED_REDIS_URL } from '../support/redis.js';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
+
+const enabled = (await postgresAvailable()) && (await redisAvailable());
+const maybe = enabled ? it : it.skip;
+
+
+let proxy: TcpProxy;
+let schema: Awaited<ReturnType<typeof createPgSchema>>;
+let t: TestService;
+
+beforeAll(async () => {
+  if (!enabled) return;
+  schema = await createPgSchema();
+  proxy = await startTcpProxy(Number(new URL(PG_ADMIN_URL).port || 5432));
+  const url = new URL(schema.url);
+  url.port = String(proxy.port);
+  // The scale-out set-up: quotas in Redis, so metering a known key needs no database round trip.
+  t = await startTestService({ env: { DATABASE_URL: url.toString(), REDIS_URL: SHARED_REDIS_URL } });
+});
+afterAll(async () => {
+  if (!enabled) return;
+  proxy.restore();
+  await t.close();
+  await proxy.close();
+  await schema.drop();
+});
+
+maybe('unreachable, then back: memory keeps answering, the database paths answer 503 fast, and everything recovers', async () => {
+  const known = await t.createKey('pro', 'pro');
+  const unseen = await t.createKey('pro', 'pro');
+  expect((await t.a.get('/api/v1/markets').set(bearer(known.key))).status).toBe(200);
+  expect(t.service.runsJobs()).toBe(true);
+
+  proxy.refuse();
+  // From the read model, with a key already known: still answered.
+  expect((await t.a.get('/api/v1/markets').set(bearer(known.key))).status).toBe(200);
+  expect((await t.b.get('/api/v1/markets').set(bearer(known.key))).status).toBe(200);
+  // A key never seen needs the database: 503, fast, in each envelope.
+  for (const [agent, variant] of [
+    [t.a, 'A'],
+    [t.b, 'B'],
+  ] as const) {
+    const started = Date.now();
+    const res = await agent.get('/api/v1/markets').set(bearer(unseen.key));
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(res.status).toBe(503);
+    expect(res.headers['retry-after']).toBe('1');
+    expectErrorEnvelope(res.body, 503, 'service_unavailable', variant);
+  }
+  // Price alerts live in the database only.
+  const alerts = await t.a.get('/api/v1/alerts').set(bearer(known.key));
+  expect(alerts.status).toBe(503);
+  const metrics = await t.service.metrics.metrics();
+  expect(metrics).toMatch(/^mgw_degraded_answers_total\{where="rest"\} [1-9]/m); // the key lookups and the alerts read
+  // The jobs lease goes with the connection.
+  await within(5_000, () => !t.service.runsJobs());
+
+  proxy.restore();
+  await within(5_000, async () => (await t.a.get('/api/v1/markets').set(bearer(unseen.key))).status === 200);
+  expect((await t.a.get('/api/v1/alerts').set(bearer(known.key))).status).toBe(200);
+  await within(5_000, () => t.service.runsJobs());
+});
+
+maybe('hung: no request waits much past a second; resumed: it recovers', async () => {
+  const { key } = await t.createKey('pro');
+  proxy.hang();
+  try {
+    const started = Date.now();
+    const res = await t.a.get('/api/v1/markets').set(bearer(key));
+    expect(Date.now() - started).toBeLessThan(2_500);
+    expect(res.status).toBe(503);
+  } finally {
+    proxy.restore();
+  }
+  await within(5_000, async () => (await t.a.get('/api/v1/markets').set(bearer(key))).status === 200);
+});

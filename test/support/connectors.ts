@@ -1,0 +1,19 @@
+/** Polls a real connector once against a loopback upstream serving the given routes. */
+import type { Connector, UpstreamBatch } from '../../src/upstream/connector.js';
+import { createUpstreamHttp } from '../../src/upstream/http.js';
+import { startUpstreamServer, type UpstreamRoute } from './upstream-server.js';
+
+export async function pollConnector<B extends UpstreamBatch>(
+  connector: Connector<B>,
+  routes: UpstreamRoute[],
+  context: { now: number; backfill?: boolean; timeoutMs?: number },
+): Promise<{ batch: B; requests: URL[] }> {
+  const server = await startUpstreamServer(routes);
+  try {
+    const http = createUpstreamHttp({ source: connector.source, baseUrl: server.baseUrl, timeoutMs: context.timeoutMs ?? 2_000 });
+    const batch = await connector.poll({ http, now: context.now, backfill: context.backfill ?? true });
+    return { batch, requests: server.requests };
+  } finally {
+    await server.close();
+  }
+}

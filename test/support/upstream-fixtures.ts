@@ -1,0 +1,27 @@
+/**
+ * Recorded upstream payloads. The real recordings live in ../shared/fixtures/upstream (never
+ * copied into this repository): tests that need them skip, saying why, where it is absent. Small
+ * hand-made payloads in the same formats live in test/fixtures/handmade and run everywhere.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const SHARED_UPSTREAM = path.resolve(ROOT, '../shared/fixtures/upstream');
+/** Hand-written payloads in the upstreams' formats (invented values, see its README). */
+export const OWN_UPSTREAM = path.join(ROOT, 'test/fixtures/handmade');
+
+export const sharedFixturesPresent = fs.existsSync(SHARED_UPSTREAM);
+if (!sharedFixturesPresent) {
+  console.warn(`SKIPPING tests on real upstream recordings: ${SHARED_UPSTREAM} is absent (CI has it beside the clone).`);
+}
+
+/** `it` where the shared recordings exist, `it.skip` elsewhere. */
+export const withShared: jest.It = sharedFixturesPresent ? it : it.skip;
+
+/** A shared recording, as bytes (e.g. `polymarket/gamma_markets_active_limit100_2026-01-10.json`). */
+export const sharedFixture = (relative: string): Buffer => fs.readFileSync(path.join(SHARED_UPSTREAM, relative));
+
+/** One of this repository's own small fixtures. */
+export const ownFixture = (relative: string): Buffer => fs.readFileSync(path.join(OWN_UPSTREAM, relative));
