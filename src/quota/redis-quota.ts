@@ -102,7 +102,15 @@ export function createRedisQuota(options: RedisQuotaOptions): RedisQuota {
     pending.set(id, entry);
   }
 
-  async function flush(): Promise<void> {
+  // Writes run one after another: a flush resolves only once every count recorded before it was
+  // called is in the database, including those an interval flush had already taken and was writing.
+  let writing: Promise<void> = Promise.resolve();
+  function flush(): Promise<void> {
+    writing = writing.then(writePending);
+    return writing;
+  }
+
+  async function writePending(): Promise<void> {
     if (pending.size === 0) return;
     const batch = [...pending.values()];
     pending.clear();
