@@ -21,6 +21,7 @@ const DISTRIBUTED = process.argv.includes('--distributed');
 const PORT_A = 4600;
 const PORT_B = 4601;
 const PORT_RAW = 4602;
+const PORT_STOCK = 4603;
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CLI = path.join(ROOT, 'dist/src/cli/main.js');
 const HAS_TASKSET = spawnSync('taskset', ['-V']).status === 0 && os.cpus().length >= 2;
@@ -31,6 +32,8 @@ interface Endpoint {
   method: 'GET' | 'POST';
   path: string;
   body?: string;
+  /** Also measured on stock Apollo Server over the same schema and data (bench/stock-apollo.mjs). */
+  stockApollo?: boolean;
 }
 
 const SYMBOLS = 'BTC/USD,ETH/USD,SOL/USD,XRP/USD,EUR/USD,GBP/USD,USD/JPY,AAPL/USD,MSFT/USD,NVDA/USD';
@@ -42,7 +45,7 @@ const ENDPOINTS: Endpoint[] = [
   { name: 'B /markets', port: PORT_B, method: 'GET', path: '/api/v1/markets' },
   { name: 'B /alerts', port: PORT_B, method: 'GET', path: '/api/v1/alerts' },
   { name: 'B /brief', port: PORT_B, method: 'GET', path: '/api/v1/brief' },
-  { name: '/graphql (B markets)', port: PORT_B, method: 'POST', path: '/graphql', body: JSON.stringify({ query: B_MARKETS_QUERY }) },
+  { name: '/graphql (B markets)', port: PORT_B, method: 'POST', path: '/graphql', body: JSON.stringify({ query: B_MARKETS_QUERY }), stockApollo: true },
 ];
 
 /** The raw server serves both variants from one port: the variant is the first path segment there. */
@@ -79,7 +82,7 @@ const workerPid = (child: ChildProcess) => child.pid!;
 
 async function load(e: Endpoint, port: number, key: string) {
   const result = await autocannon({
-    url: `http://127.0.0.1:${port}${port === PORT_RAW ? rawPath(e) : e.path}`,
+    url: `http://127.0.0.1:${port}${port === PORT_RAW ? rawPath(e) : port === PORT_STOCK ? '/' : e.path}`,
     method: e.method,
     connections: CONNECTIONS,
     duration: SECONDS,
@@ -109,6 +112,7 @@ async function main(): Promise<void> {
   };
   const service = start(['node', CLI, 'start'], env, 0);
   let raw: ChildProcess | undefined;
+  let stock: ChildProcess | undefined;
   try {
     await waitFor(`http://127.0.0.1:${PORT_A}/ready`);
     const created = spawnSync('node', [CLI, 'keys', 'create', '--plan', 'enterprise', '--prediction-plan', 'pro', '--name', 'bench', '--json'], { env, encoding: 'utf8' });
@@ -129,8 +133,13 @@ async function main(): Promise<void> {
     fs.writeFileSync(bodiesFile, JSON.stringify(bodies));
     raw = start(['node', path.join(ROOT, 'bench/raw-server.mjs'), bodiesFile, String(PORT_RAW)], process.env, 0);
     await new Promise((r) => raw!.stdout!.once('data', r));
+    if (ENDPOINTS.some((e) => e.stockApollo)) {
+      stock = start(['node', path.join(ROOT, 'bench/stock-apollo.mjs'), String(PORT_STOCK)], { ...env, LOG_LEVEL: 'error' }, 0);
+      await new Promise((r) => stock!.stdout!.once('data', r));
+    }
 
     const rows = [];
+    const speedups: { endpoint: string; timesStockApollo: number }[] = [];
     for (const e of ENDPOINTS) {
       const bytes = Buffer.from(bodies[`${e.method} ${rawPath(e)}`]!.base64, 'base64').length;
       const baseline = await load(e, PORT_RAW, key);
@@ -148,6 +157,22 @@ async function main(): Promise<void> {
         ratio: Number((measured.reqPerSec / baseline.reqPerSec).toFixed(3)),
         errors: measured.bad,
       });
+      if (e.stockApollo && stock) {
+        const cpuStockBefore = cpuMs(workerPid(stock));
+        const stockRun = await load(e, PORT_STOCK, key);
+        rows.push({
+          endpoint: `${e.name}, stock Apollo`,
+          bytes,
+          reqPerSec: Math.round(stockRun.reqPerSec),
+          p50Ms: stockRun.p50,
+          p99Ms: stockRun.p99,
+          cpuUsPerReq: Math.round(((cpuMs(workerPid(stock)) - cpuStockBefore) * 1000) / Math.max(1, stockRun.total)),
+          rawReqPerSec: Math.round(baseline.reqPerSec),
+          ratio: Number((stockRun.reqPerSec / baseline.reqPerSec).toFixed(3)),
+          errors: stockRun.bad,
+        });
+        speedups.push({ endpoint: e.name, timesStockApollo: Number((measured.reqPerSec / stockRun.reqPerSec).toFixed(2)) });
+      }
       process.stderr.write(`measured ${e.name}\n`);
     }
     const report = {
@@ -159,8 +184,10 @@ async function main(): Promise<void> {
       node: process.version,
       peakRssMb: Math.round(peakRssMb(workerPid(service))),
       rows,
+      speedups,
     };
     console.table(rows);
+    for (const x of speedups) console.log(`${x.endpoint}: ${x.timesStockApollo} x stock Apollo Server on the same query, schema and data`);
     console.log(`mode ${report.mode}, ${SECONDS} s per run, ${CONNECTIONS} connections, pinned: ${HAS_TASKSET}, service peak RSS ${report.peakRssMb} MB`);
     const out = path.join(ROOT, 'bench-results', `${report.when.replace(/[:.]/g, '-')}-${report.mode}.json`);
     fs.mkdirSync(path.dirname(out), { recursive: true });
@@ -168,6 +195,7 @@ async function main(): Promise<void> {
     console.log(`written to ${path.relative(ROOT, out)}`);
   } finally {
     raw?.kill();
+    stock?.kill();
     service.kill('SIGTERM');
     await new Promise((r) => service.once('exit', r));
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -14,7 +14,9 @@ import { createMorningBriefService } from './brief/morning-briefs.js';
 import type { Config } from './config/config.js';
 import type { GraphQLServices } from './graphql/context.js';
 import { createSchema } from './graphql/schema.js';
-import { createGraphQLServer, graphqlHandler } from './graphql/server.js';
+import { createOperationCompiler } from './graphql/compiled-operations.js';
+import { createGraphQLHttpHandler } from './graphql/http-handler.js';
+import { createErrorFormatter, createGraphQLServer } from './graphql/server.js';
 import { createAdmission } from './http/admission.js';
 import { createDegradedAnswers } from './http/degraded.js';
 import { createMetrics } from './metrics/metrics.js';
@@ -141,7 +143,16 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const services: GraphQLServices = { store, markets, briefs, predictions, morningBriefs, now };
   const schema = createSchema();
   const apollo = await createGraphQLServer({ schema, admission: admissionFor('A'), production: config.production, logger, degraded });
-  const graphql = graphqlHandler(apollo, { admission: admissionFor('A'), services });
+  const graphql = createGraphQLHttpHandler({
+    server: apollo,
+    schema,
+    compiler: createOperationCompiler(schema),
+    admission: admissionFor('A'),
+    services,
+    formatError: createErrorFormatter({ degraded, logger }),
+    requests: metrics.graphqlRequests,
+    maxBodyBytes: 100 * 1024,
+  });
 
   const ready = async () => {
     const checks: Record<string, string> = {};
@@ -221,6 +232,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
   return {
     logger,
     store,
+    /** The unified schema and what its resolvers read (the bench's stock Apollo serves them too). */
+    schema,
+    services,
     markets,
     predictions,
     ingest,

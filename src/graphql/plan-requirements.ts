@@ -46,6 +46,8 @@ export interface OperationAnalysis {
   requirements: PlanRequirements;
   /** Fields other than introspection and `__typename` are read: a key is needed. */
   readsData: boolean;
+  /** `__schema` or `__type` is asked for (`__typename` is not introspection). */
+  readsIntrospection: boolean;
 }
 
 export function analyzeOperation(
@@ -56,6 +58,7 @@ export function analyzeOperation(
 ): OperationAnalysis {
   const requirements: PlanRequirements = {};
   let readsData = false;
+  let readsIntrospection = false;
   const fragments = new Map(
     document.definitions.flatMap((d) => (d.kind === 'FragmentDefinition' ? [[d.name.value, d] as const] : [])),
   );
@@ -73,6 +76,7 @@ export function analyzeOperation(
           const name = field.name.value;
           // Introspection (`__schema`, and every field of the `__*` types under it) reads no data.
           if (!name.startsWith('__') && !parent.name.startsWith('__')) readsData = true;
+          else if (name !== '__typename') readsIntrospection = true;
           const requirement = fields.get(`${parent.name}.${name}`);
           if (!requirement) return;
           const current = requirements[requirement.product];
@@ -90,7 +94,7 @@ export function analyzeOperation(
     );
   }
   walk(operation);
-  return { requirements, readsData };
+  return { requirements, readsData, readsIntrospection };
 }
 
 const PLAN_NAMES: Record<Product, string> = { marketData: 'market-data', prediction: 'prediction' };

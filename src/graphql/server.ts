@@ -1,24 +1,20 @@
 /**
- * /graphql: Apollo Server 5 on Express 5. The edge runs as a plugin once the operation is known
- * (D12): key (401), plan per field (403), quota (429), before any resolver.
+ * /graphql: Apollo Server 5, served on node:http by http-handler.ts. The edge runs as a plugin once
+ * the operation is known (D12): key (401), plan per field (403), quota (429), before any resolver.
  */
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import type { DegradedAnswers } from '../http/degraded.js';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
-import { expressMiddleware } from '@as-integrations/express5';
 import {
   ApolloServerPluginLandingPageLocalDefault,
   ApolloServerPluginLandingPageProductionDefault,
 } from '@apollo/server/plugin/landingPage/default';
-import type { RequestHandler } from 'express';
-import { type DocumentNode, GraphQLError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { type DocumentNode, GraphQLError, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Logger } from 'pino';
-import { presentedKey } from '../auth/credentials.js';
 import { ApiError } from '../http/errors.js';
 import type { Admission } from '../http/admission.js';
-import type { GraphQLContext, GraphQLServices } from './context.js';
+import type { GraphQLContext } from './context.js';
 import { graphqlCodeFor, toGraphQLError } from './errors.js';
-import { createLoaders } from './loaders.js';
 import { analyzeOperation, collectFieldRequirements, type OperationAnalysis } from './plan-requirements.js';
 
 const CLIENT_QUERY_ERRORS = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_REQUEST', 'OPERATION_RESOLUTION_FAILURE']);
@@ -73,6 +69,29 @@ function edgePlugin(options: GraphQLServerOptions): ApolloServerPlugin<GraphQLCo
   };
 }
 
+/** Apollo's formatError, also used by the compiled fast path so both answer alike. */
+export function createErrorFormatter(options: Pick<GraphQLServerOptions, 'degraded' | 'logger'>) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const original = error instanceof GraphQLError ? error.originalError : undefined;
+    if (original instanceof ApiError) {
+      return { ...formatted, message: original.message, extensions: { code: graphqlCodeFor(original.status) } };
+    }
+    const unavailable = options.degraded.answerFor('graphql', original);
+    if (unavailable) {
+      return { message: unavailable.message, extensions: { code: 'SERVICE_UNAVAILABLE' }, ...(formatted.path ? { path: formatted.path } : {}) };
+    }
+    if (formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {
+      // Never leak internals (paths, SQL, stacks) to a client; the log has the detail.
+      options.logger.error({ err: original ?? error }, 'graphql resolver failed');
+      return { message: 'internal error', extensions: { code: 'INTERNAL_SERVER_ERROR' }, ...(formatted.path ? { path: formatted.path } : {}) };
+    }
+    const { stacktrace: _drop, ...extensions } = formatted.extensions ?? {};
+    // D12 lists the codes clients see: a query that does not parse or validate is their input's fault.
+    if (typeof extensions.code === 'string' && CLIENT_QUERY_ERRORS.has(extensions.code)) extensions.code = 'BAD_USER_INPUT';
+    return { ...formatted, extensions };
+  };
+}
+
 export async function createGraphQLServer(options: GraphQLServerOptions): Promise<ApolloServer<GraphQLContext>> {
   const server = new ApolloServer<GraphQLContext>({
     schema: options.schema,
@@ -93,47 +112,8 @@ export async function createGraphQLServer(options: GraphQLServerOptions): Promis
         ? ApolloServerPluginLandingPageProductionDefault({ footer: false })
         : ApolloServerPluginLandingPageLocalDefault({ embed: true, footer: false }),
     ],
-    formatError(formatted, error) {
-      const original = error instanceof GraphQLError ? error.originalError : undefined;
-      if (original instanceof ApiError) {
-        return { ...formatted, message: original.message, extensions: { code: graphqlCodeFor(original.status) } };
-      }
-      const unavailable = options.degraded.answerFor('graphql', original);
-      if (unavailable) {
-        return { message: unavailable.message, extensions: { code: 'SERVICE_UNAVAILABLE' }, ...(formatted.path ? { path: formatted.path } : {}) };
-      }
-      if (formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {
-        // Never leak internals (paths, SQL, stacks) to a client; the log has the detail.
-        options.logger.error({ err: original ?? error }, 'graphql resolver failed');
-        return { message: 'internal error', extensions: { code: 'INTERNAL_SERVER_ERROR' }, ...(formatted.path ? { path: formatted.path } : {}) };
-      }
-      const { stacktrace: _drop, ...extensions } = formatted.extensions ?? {};
-      // D12 lists the codes clients see: a query that does not parse or validate is their input's fault.
-      if (typeof extensions.code === 'string' && CLIENT_QUERY_ERRORS.has(extensions.code)) extensions.code = 'BAD_USER_INPUT';
-      return { ...formatted, extensions };
-    },
+    formatError: createErrorFormatter(options),
   });
   await server.start();
   return server;
-}
-
-/** The Express handler; the key comes from the Bearer header only (D12). */
-export function graphqlHandler(
-  server: ApolloServer<GraphQLContext>,
-  deps: { admission: Admission; services: GraphQLServices },
-): RequestHandler {
-  return expressMiddleware(server, {
-    async context({ req }) {
-      const key = presentedKey(req.headers.authorization, undefined, 'A');
-      let principal = null;
-      if (key !== undefined || req.headers.authorization) {
-        try {
-          principal = await deps.admission.authenticate(key);
-        } catch (error) {
-          throw error instanceof ApiError ? toGraphQLError(error) : error;
-        }
-      }
-      return { principal, services: deps.services, loaders: createLoaders(deps.services), responseHeaders: {} };
-    },
-  });
 }

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
 import type { DegradedAnswers } from './degraded.js';
-import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { redactUrl } from '../logging/logger.js';
 import { sendError } from '../rest/envelope.js';
@@ -23,7 +23,8 @@ export interface VariantAppOptions {
   variant: Variant;
   /** The REST facade on plain node:http: `url` is the path and query under /api/v1. */
   facade: (req: IncomingMessage, res: ServerResponse, url: string) => Promise<void>;
-  graphql: RequestHandler;
+  /** /graphql on plain node:http; throws an ApiError for a body it cannot read. */
+  graphql: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   openApiDocument: object;
   ready: () => Promise<{ ok: boolean; checks: Record<string, string> }>;
   logger: Logger;
@@ -31,6 +32,7 @@ export interface VariantAppOptions {
 
 const API_PREFIX = '/api/v1';
 const OPENAPI_PATH = '/api/v1/openapi.json';
+const GRAPHQL_PATH = '/graphql';
 
 export function createVariantApp(options: VariantAppOptions): RequestListener {
   const { variant, logger } = options;
@@ -66,7 +68,6 @@ export function createVariantApp(options: VariantAppOptions): RequestListener {
     res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not_ready', checks });
   });
 
-  app.use('/graphql', express.json({ limit: '100kb' }), options.graphql);
 
   // The contract is public; reading it needs no key.
   app.get('/api/v1/openapi.json', (_req, res) => {
@@ -82,6 +83,7 @@ export function createVariantApp(options: VariantAppOptions): RequestListener {
 
   const onError: ErrorRequestHandler = (error, _req, res, _next) => {
     if (res.headersSent) return;
+    if (error instanceof ApiError) return sendError(res, variant, error);
     const status = typeof error?.status === 'number' ? error.status : 500;
     if (status === 413) return sendError(res, variant, new ApiError(413, 'request body too large'));
     if (status >= 400 && status < 500) {
@@ -100,6 +102,10 @@ export function createVariantApp(options: VariantAppOptions): RequestListener {
     const url = req.url ?? '/';
     if (url.startsWith(`${API_PREFIX}/`) && !url.startsWith(OPENAPI_PATH)) {
       void options.facade(req, res, url.slice(API_PREFIX.length));
+      return;
+    }
+    if (url === GRAPHQL_PATH || url.startsWith(`${GRAPHQL_PATH}?`) || url.startsWith(`${GRAPHQL_PATH}/`)) {
+      options.graphql(req, res).catch((error: unknown) => onError(error, req as express.Request, res as express.Response, () => undefined));
       return;
     }
     app(req, res);

@@ -9,6 +9,8 @@ import type { PollerStats } from '../upstream/poller.js';
 export interface ServiceMetrics {
   registry: Registry;
   degradedAnswers: Counter<'where'>;
+  /** /graphql requests by who answered: the compiled fast path or Apollo. */
+  graphqlRequests: Counter<'path'>;
   /** Where the live feeds' stats come from. */
   watchFeeds(stats: () => PollerStats[]): void;
 }
@@ -46,6 +48,12 @@ export function createMetrics(): ServiceMetrics {
       name: 'mgw_degraded_answers_total',
       help: 'Answers spoiled by an unavailable dependency (503), by where they were given',
       labelNames: ['where'],
+      registers: [registry],
+    }),
+    graphqlRequests: new Counter({
+      name: 'mgw_graphql_requests_total',
+      help: '/graphql requests by path: compiled (a cached, compiled query) or apollo (everything else)',
+      labelNames: ['path'],
       registers: [registry],
     }),
     watchFeeds(stats) {

@@ -1,0 +1,75 @@
+/**
+ * Dashboards send the same few queries over and over. The first time a query text is seen it is
+ * parsed, validated and compiled to a function with graphql-jit; later requests reuse it from an
+ * LRU cache. Only queries that read data get compiled. Mutations, introspection and texts that do
+ * not parse or validate get `undefined` (also cached), and Apollo answers them as before.
+ */
+import {
+  type DocumentNode,
+  type GraphQLSchema,
+  Kind,
+  type OperationDefinitionNode,
+  parse,
+  specifiedRules,
+  validate,
+  type ValidationRule,
+} from 'graphql';
+import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
+import { LRUCache } from 'lru-cache';
+import { analyzeOperation, collectFieldRequirements, type OperationAnalysis } from './plan-requirements.js';
+
+export interface CompiledOperation {
+  query: CompiledQuery;
+  operation: OperationDefinitionNode;
+  analysis: OperationAnalysis;
+}
+
+export interface OperationCompiler {
+  get(query: string, operationName: string | undefined): CompiledOperation | undefined;
+}
+
+export interface OperationCompilerOptions {
+  /** Distinct query texts kept (default 1 000). */
+  maxEntries?: number;
+  /** Extra validation rules, the same ones Apollo applies, so both paths accept the same queries. */
+  validationRules?: readonly ValidationRule[];
+}
+
+function selectOperation(document: DocumentNode, name: string | undefined): OperationDefinitionNode | undefined {
+  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  if (name === undefined) return operations.length === 1 ? operations[0] : undefined;
+  return operations.find((o) => o.name?.value === name);
+}
+
+export function createOperationCompiler(schema: GraphQLSchema, options: OperationCompilerOptions = {}): OperationCompiler {
+  const fields = collectFieldRequirements(schema);
+  const rules = [...specifiedRules, ...(options.validationRules ?? [])];
+  // `false` remembers a text that Apollo must answer, so it is not parsed twice per request.
+  const cache = new LRUCache<string, CompiledOperation | false>({ max: options.maxEntries ?? 1_000 });
+
+  function compile(text: string, operationName: string | undefined): CompiledOperation | false {
+    let document: DocumentNode;
+    try {
+      document = parse(text);
+    } catch {
+      return false;
+    }
+    if (validate(schema, document, rules).length > 0) return false;
+    const operation = selectOperation(document, operationName);
+    if (!operation || operation.operation !== 'query') return false;
+    const analysis = analyzeOperation(schema, fields, document, operation);
+    // Introspection alone has its own rules (no key outside production, off in production).
+    if (!analysis.readsData || analysis.readsIntrospection) return false;
+    const query = compileQuery(schema, document, operationName);
+    return isCompiledQuery(query) ? { query, operation, analysis } : false;
+  }
+
+  return {
+    get(text, operationName) {
+      const key = operationName === undefined ? text : `${operationName}\u0000${text}`;
+      let entry = cache.get(key);
+      if (entry === undefined) cache.set(key, (entry = compile(text, operationName)));
+      return entry || undefined;
+    },
+  };
+}

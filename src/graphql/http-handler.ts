@@ -1,0 +1,176 @@
+/**
+ * /graphql on plain node:http. Apollo Server answers everything it owns: Sandbox on GET, CSRF
+ * prevention, introspection, mutations, and every query that does not parse or validate. A POSTed
+ * query that reads data and is already compiled (compiled-operations.ts) skips Express and Apollo's
+ * per-request pipeline. It goes through the same edge (key, plan, quota, D12), the same compiled
+ * resolvers and the same error formatter, so a client cannot tell which path answered.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type ApolloServer, HeaderMap } from '@apollo/server';
+import { getVariableValues, type GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import getRawBody from 'raw-body';
+import { presentedKey } from '../auth/credentials.js';
+import type { Admission } from '../http/admission.js';
+import { ApiError } from '../http/errors.js';
+import type { CompiledOperation, OperationCompiler } from './compiled-operations.js';
+import type { GraphQLContext, GraphQLServices } from './context.js';
+import { toGraphQLError } from './errors.js';
+import { createLoaders } from './loaders.js';
+
+export interface GraphQLHttpOptions {
+  server: ApolloServer<GraphQLContext>;
+  schema: GraphQLSchema;
+  compiler: OperationCompiler;
+  admission: Admission;
+  services: GraphQLServices;
+  formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
+  /** Counts which path answered each request. */
+  requests?: { inc(labels: { path: 'compiled' | 'apollo' }): void };
+  /** Largest accepted body; a larger one is refused with 413 before it is read whole. */
+  maxBodyBytes: number;
+}
+
+/** The body of a POST that the fast path can answer: one operation, no extensions (persisted queries). */
+interface PlainRequest {
+  query: string;
+  variables?: Record<string, unknown> | null;
+  operationName?: string | null;
+}
+
+const isJson = (contentType: string | undefined) => {
+  const type = contentType?.split(';', 1)[0]!.trim().toLowerCase() ?? '';
+  return type === 'application/json' || type.endsWith('+json');
+};
+
+function isPlainRequest(body: unknown): body is PlainRequest {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const b = body as Record<string, unknown>;
+  return (
+    typeof b.query === 'string' &&
+    b.extensions === undefined &&
+    (b.variables == null || (typeof b.variables === 'object' && !Array.isArray(b.variables))) &&
+    (b.operationName == null || typeof b.operationName === 'string')
+  );
+}
+
+/** Reads a JSON body within the size limit; other content types are left to Apollo (CSRF prevention). */
+async function readBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  if (req.method !== 'POST') return undefined;
+  let text: string;
+  try {
+    text = await getRawBody(req, { limit, encoding: 'utf8' });
+  } catch (error) {
+    const status = (error as { status?: number }).status;
+    if (status === 413) throw new ApiError(413, `request body too large (at most ${limit} bytes)`);
+    throw new ApiError(400, 'unreadable request body');
+  }
+  if (!isJson(req.headers['content-type'])) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(400, 'malformed JSON body');
+  }
+}
+
+export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
+  const { server, admission, services } = options;
+
+  /** The key comes from the Bearer header only (D12); introspection may come without one. */
+  async function principalOf(req: IncomingMessage): Promise<GraphQLContext['principal']> {
+    const key = presentedKey(req.headers.authorization, undefined, 'A');
+    if (key === undefined && !req.headers.authorization) return null;
+    return admission.authenticate(key);
+  }
+
+  const contextFor = (principal: GraphQLContext['principal']): GraphQLContext => ({
+    principal,
+    services,
+    loaders: createLoaders(services),
+    responseHeaders: {},
+  });
+
+  /** As Apollo formats an error: a code always, then our formatter (D12 codes, nothing internal). */
+  function format(error: GraphQLError, code?: string): GraphQLFormattedError {
+    const json = error.toJSON();
+    const formatted = { ...json, extensions: { ...json.extensions, code: code ?? json.extensions?.code ?? 'INTERNAL_SERVER_ERROR' } };
+    return options.formatError(formatted, error);
+  }
+
+  function send(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string>): void {
+    const bytes = Buffer.from(JSON.stringify(payload));
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    res.statusCode = status;
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', bytes.length);
+    res.end(bytes);
+  }
+
+  async function runCompiled(req: IncomingMessage, res: ServerResponse, op: CompiledOperation, body: PlainRequest): Promise<void> {
+    let context: GraphQLContext;
+    try {
+      // No key at all: authenticate(undefined) throws the 401 of D3.
+      const principal = (await principalOf(req)) ?? (await admission.authenticate(undefined));
+      admission.authorize(principal, op.analysis.requirements, 'this operation');
+      context = contextFor(principal);
+      Object.assign(context.responseHeaders, await admission.meter(principal, op.analysis.requirements));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      send(res, error.status, { errors: [format(toGraphQLError(error))] }, error.headers);
+      return;
+    }
+    const variables = body.variables ?? {};
+    if (op.operation.variableDefinitions?.length) {
+      // Checked by graphql-js first, so a bad variable gets Apollo's 400 and its exact message.
+      const coerced = getVariableValues(options.schema, op.operation.variableDefinitions, variables);
+      if (coerced.errors) {
+        send(res, 400, { errors: coerced.errors.map((e) => format(e, 'BAD_USER_INPUT')) }, context.responseHeaders);
+        return;
+      }
+    }
+    const result = await op.query.query(undefined, context, variables);
+    if (!result.errors?.length) return send(res, 200, result, context.responseHeaders);
+    send(res, 200, { ...result, errors: result.errors.map((e) => format(e)) }, context.responseHeaders);
+  }
+
+  /** Apollo's own answer, as its Express integration would give it. */
+  async function runApollo(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const headers = new HeaderMap();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    }
+    const url = req.url ?? '';
+    const q = url.indexOf('?');
+    const answer = await server.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: { method: req.method!.toUpperCase(), headers, search: q < 0 ? '' : url.slice(q), body },
+      context: async () => {
+        try {
+          return contextFor(await principalOf(req));
+        } catch (error) {
+          throw error instanceof ApiError ? toGraphQLError(error) : error;
+        }
+      },
+    });
+    for (const [name, value] of answer.headers) res.setHeader(name, value);
+    res.statusCode = answer.status ?? 200;
+    if (answer.body.kind === 'complete') {
+      res.end(answer.body.string);
+      return;
+    }
+    for await (const chunk of answer.body.asyncIterator) res.write(chunk);
+    res.end();
+  }
+
+  /** Throws an ApiError for an unreadable body; the listener answers it in the variant's envelope. */
+  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readBody(req, options.maxBodyBytes);
+    if (req.method === 'POST' && isPlainRequest(body)) {
+      const op = options.compiler.get(body.query, body.operationName ?? undefined);
+      if (op) {
+        options.requests?.inc({ path: 'compiled' });
+        return runCompiled(req, res, op, body);
+      }
+    }
+    options.requests?.inc({ path: 'apollo' });
+    return runApollo(req, res, body);
+  };
+}

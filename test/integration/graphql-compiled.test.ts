@@ -1,0 +1,114 @@
+/**
+ * The compiled fast path of /graphql answers exactly as Apollo does. A request that carries
+ * `extensions` always goes to Apollo, so each case is sent both ways and the answers compared.
+ */
+import { createOperationCompiler } from '../../src/graphql/compiled-operations.js';
+import { createSchema } from '../../src/graphql/schema.js';
+import { bearer, startTestService, type TestService } from '../support/service.js';
+
+let t: TestService;
+beforeAll(async () => {
+  t = await startTestService();
+});
+afterAll(() => t.close());
+
+/** How many /graphql requests each path has answered, from /metrics. */
+async function answeredBy(): Promise<{ compiled: number; apollo: number }> {
+  const text = (await t.b.get('/metrics')).text;
+  const count = (path: string) => Number(new RegExp(`mgw_graphql_requests_total\\{path="${path}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
+  return { compiled: count('compiled'), apollo: count('apollo') };
+}
+
+async function bothWays(key: string | null, query: string, variables?: unknown, port: 'a' | 'b' = 'b') {
+  const send = (body: Record<string, unknown>) => {
+    const req = t[port].post('/graphql').set('Content-Type', 'application/json');
+    if (key) req.set(bearer(key));
+    return req.send(body);
+  };
+  const before = await answeredBy();
+  const compiled = await send({ query, variables });
+  const apollo = await send({ query, variables, extensions: {} });
+  // Each path really answered one of the two: the comparison is not Apollo against itself.
+  expect(await answeredBy()).toEqual({ compiled: before.compiled + 1, apollo: before.apollo + 1 });
+  return { compiled, apollo };
+}
+
+// Three entries each: with fewer, it.each would hand the test a `done` callback for `variables`.
+const CASES: [string, string, unknown][] = [
+  ['B markets, the dashboards\' query', '{ predictionMarkets(limit: 50) { count items { question probability probabilityPct volume24h signal url source } } }', undefined],
+  ['variables and a named operation', 'query Top($n: Int!) { predictionMarkets(limit: $n) { count items { id question } } }', { n: 3 }],
+  ['nested fields through a DataLoader, with __typename', '{ movementAlerts(limit: 5) { items { __typename deltaPts market { question signal } } } }', undefined],
+  ['an argument the resolver refuses (errors, data null)', '{ predictionMarkets(limit: 51) { count } }', undefined],
+  ['variables that do not coerce (400)', 'query($n: Int!) { predictionMarkets(limit: $n) { count } }', { n: 'many' }],
+  ['a variable left out (400)', 'query($n: Int!) { predictionMarkets(limit: $n) { count } }', {}],
+  ['the viewer', '{ viewer { accountId marketDataPlan predictionPlan } }', undefined],
+];
+
+describe('compiled and Apollo answers are the same', () => {
+  it.each(CASES)('%s', async (_name, query, variables) => {
+    const { key } = await t.createKey('enterprise', 'pro');
+    const { compiled, apollo } = await bothWays(key, query, variables);
+    expect(compiled.status).toBe(apollo.status);
+    expect(compiled.body).toEqual(apollo.body);
+    expect(compiled.headers['content-type']).toBe(apollo.headers['content-type']);
+    expect(compiled.headers['x-ratelimit-limit']).toBe(apollo.headers['x-ratelimit-limit']);
+  });
+
+  it('the edge refuses alike: no key (401), a lower plan (403), the quota spent (429)', async () => {
+    const query = '{ predictionMarkets(limit: 1) { count } }';
+    const none = await bothWays(null, query);
+    expect(none.compiled.status).toBe(401);
+    expect(none.compiled.body).toEqual(none.apollo.body);
+
+    const marketOnly = await t.createKey('enterprise', 'none');
+    const forbidden = await bothWays(marketOnly.key, query);
+    expect(forbidden.compiled.status).toBe(403);
+    expect(forbidden.compiled.body).toEqual(forbidden.apollo.body);
+
+    const free = await t.createKey('free');
+    for (let i = 0; i < 10; i++) await t.a.get('/api/v1/markets?limit=1').set(bearer(free.key));
+    const limited = await bothWays(free.key, '{ assetMarkets(limit: 1) { total } }', undefined, 'a');
+    expect(limited.compiled.status).toBe(429);
+    expect(limited.compiled.body).toEqual(limited.apollo.body);
+    expect(limited.compiled.headers['retry-after']).toBe(limited.apollo.headers['retry-after']);
+  });
+
+  it('the compiled path spends the quota once per request, as Apollo does', async () => {
+    const free = await t.createKey('free');
+    const remaining: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await t.a.post('/graphql').set(bearer(free.key)).send({ query: '{ assetMarkets(limit: 1) { total } }' });
+      remaining.push(String(res.headers['x-ratelimit-remaining']));
+    }
+    expect(remaining).toEqual(['9', '8', '7']);
+  });
+
+  it('a body over 100 KB is 413 and malformed JSON is 400, never a stack trace', async () => {
+    const big = await t.b.post('/graphql').set('Content-Type', 'application/json').send(JSON.stringify({ query: `{ viewer { accountId } } #${'x'.repeat(110_000)}` }));
+    expect(big.status).toBe(413);
+    const malformed = await t.b.post('/graphql').set('Content-Type', 'application/json').send('{"query": ');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toEqual({ ok: false, error: expect.objectContaining({ message: 'malformed JSON body' }) });
+  });
+});
+
+describe('the operation compiler', () => {
+  const compiler = createOperationCompiler(createSchema());
+
+  it('compiles a query once and hands back the same compiled operation', () => {
+    const text = '{ predictionMarkets { count } }';
+    const first = compiler.get(text, undefined)!;
+    expect(first.analysis.requirements).toEqual({ prediction: 'PRO' });
+    expect(compiler.get(text, undefined)).toBe(first);
+  });
+
+  it('leaves to Apollo what it owns: mutations, introspection, invalid texts, an ambiguous operation', () => {
+    expect(compiler.get('mutation { _noop }', undefined)).toBeUndefined();
+    expect(compiler.get('{ __schema { queryType { name } } }', undefined)).toBeUndefined();
+    expect(compiler.get('{ viewer { accountId } __type(name: "Query") { name } }', undefined)).toBeUndefined();
+    expect(compiler.get('{ predictionMarkets { nope } }', undefined)).toBeUndefined();
+    expect(compiler.get('{ predictionMarkets {', undefined)).toBeUndefined();
+    expect(compiler.get('query A { viewer { name } } query B { viewer { accountId } }', undefined)).toBeUndefined();
+    expect(compiler.get('query A { viewer { name } } query B { viewer { accountId } }', 'B')).toBeDefined();
+  });
+});
