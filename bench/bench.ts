@@ -7,6 +7,7 @@
  *
  *   npm run bench                      embedded (SQLite, in-process quotas)
  *   npm run bench -- --distributed     PostgreSQL (DATABASE_URL or the local test database) + Redis
+ *   npm run bench -- --scale           then again at scale (bench/seed-scale.mjs), with the cost growth
  *   BENCH_SECONDS=10 BENCH_CONNECTIONS=50 npm run bench
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -18,6 +19,7 @@ import autocannon from 'autocannon';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DISTRIBUTED = process.argv.includes('--distributed');
+const SCALE = process.argv.includes('--scale');
 const PORT_A = 4600;
 const PORT_B = 4601;
 const PORT_RAW = 4602;
@@ -39,7 +41,7 @@ interface Endpoint {
 const SYMBOLS = 'BTC/USD,ETH/USD,SOL/USD,XRP/USD,EUR/USD,GBP/USD,USD/JPY,AAPL/USD,MSFT/USD,NVDA/USD';
 const B_MARKETS_QUERY = '{ predictionMarkets(limit: 50) { count items { question probability probabilityPct volume24h signal url source } } }';
 const ENDPOINTS: Endpoint[] = [
-  { name: 'A /markets', port: PORT_A, method: 'GET', path: '/api/v1/markets' },
+  { name: 'A /markets (page of 100)', port: PORT_A, method: 'GET', path: '/api/v1/markets?limit=100' },
   { name: 'A /brief (10 symbols)', port: PORT_A, method: 'GET', path: `/api/v1/brief?symbols=${SYMBOLS}&limit=10` },
   { name: 'A /alerts', port: PORT_A, method: 'GET', path: '/api/v1/alerts' },
   { name: 'B /markets', port: PORT_B, method: 'GET', path: '/api/v1/markets' },
@@ -80,7 +82,7 @@ function start(argv: string[], env: NodeJS.ProcessEnv, core: number): ChildProce
 /** The process doing the work: taskset execs node, so its pid is the child's. */
 const workerPid = (child: ChildProcess) => child.pid!;
 
-async function load(e: Endpoint, port: number, key: string) {
+async function load(e: Endpoint, port: number, key: string, keys?: string[]) {
   const result = await autocannon({
     url: `http://127.0.0.1:${port}${port === PORT_RAW ? rawPath(e) : port === PORT_STOCK ? '/' : e.path}`,
     method: e.method,
@@ -88,14 +90,57 @@ async function load(e: Endpoint, port: number, key: string) {
     duration: SECONDS,
     headers: { authorization: `Bearer ${key}`, ...(e.body ? { 'content-type': 'application/json' } : {}) },
     ...(e.body ? { body: e.body } : {}),
+    ...(keys ? { requests: rotating(keys) } : {}),
   });
   const bad = result.non2xx + result.errors + result.timeouts;
   return { reqPerSec: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total, bad };
 }
 
-async function main(): Promise<void> {
-  if (!fs.existsSync(CLI)) throw new Error('run `npm run build` first (npm run bench does)');
-  if (HAS_TASKSET) spawnSync('taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
+interface Row {
+  endpoint: string;
+  bytes: number;
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  cpuUsPerReq: number;
+  rawReqPerSec: number;
+  ratio: number;
+  errors: number;
+}
+
+interface Suite {
+  label: string;
+  rows: Row[];
+  speedups: { endpoint: string; timesStockApollo: number }[];
+  peakRssMb: number;
+}
+
+/** Rotates the Authorization header through `keys`, one per request: a cold key cache, then a full one. */
+const rotating = (keys: string[]) => {
+  let next = 0;
+  return [{ setupRequest: (req: Record<string, any>) => ({ ...req, headers: { ...req.headers, authorization: `Bearer ${keys[next++ % keys.length]}` } }) }];
+};
+
+async function measure(e: Endpoint, port: number, key: string, pid: number, keys?: string[]) {
+  const cpuBefore = cpuMs(pid);
+  const run = await load(e, port, key, keys);
+  return { ...run, cpuUsPerReq: Math.round(((cpuMs(pid) - cpuBefore) * 1000) / Math.max(1, run.total)) };
+}
+
+const rowOf = (endpoint: string, bytes: number, run: Awaited<ReturnType<typeof measure>>, raw: { reqPerSec: number }): Row => ({
+  endpoint,
+  bytes,
+  reqPerSec: Math.round(run.reqPerSec),
+  p50Ms: run.p50,
+  p99Ms: run.p99,
+  cpuUsPerReq: run.cpuUsPerReq,
+  rawReqPerSec: Math.round(raw.reqPerSec),
+  ratio: Number((run.reqPerSec / raw.reqPerSec).toFixed(3)),
+  errors: run.bad,
+});
+
+/** One suite: a fresh data directory (seeded at scale or not), the service, the raw server, stock Apollo. */
+async function runSuite(label: string, scale: boolean): Promise<Suite> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgw-bench-'));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -110,14 +155,23 @@ async function main(): Promise<void> {
       ? { DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test', REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/0' }
       : {}),
   };
+  // The CLI creates the key (and the schema) before the service starts, as an operator would.
+  const created = spawnSync('node', [CLI, 'keys', 'create', '--plan', 'enterprise', '--prediction-plan', 'pro', '--name', 'bench', '--json'], { env, encoding: 'utf8' });
+  if (created.status !== 0) throw new Error(`keys create failed: ${created.stderr}`);
+  const { key, account_id: accountId } = JSON.parse(created.stdout) as { key: string; account_id: string };
+  let keys: string[] | undefined;
+  if (scale) {
+    const keysFile = path.join(dataDir, 'keys.txt');
+    const seeded = spawnSync('node', [path.join(ROOT, 'bench/seed-scale.mjs'), dataDir, accountId, keysFile], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+    if (seeded.status !== 0) throw new Error('seeding failed');
+    keys = fs.readFileSync(keysFile, 'utf8').split('\n');
+  }
+
   const service = start(['node', CLI, 'start'], env, 0);
   let raw: ChildProcess | undefined;
   let stock: ChildProcess | undefined;
   try {
     await waitFor(`http://127.0.0.1:${PORT_A}/ready`);
-    const created = spawnSync('node', [CLI, 'keys', 'create', '--plan', 'enterprise', '--prediction-plan', 'pro', '--name', 'bench', '--json'], { env, encoding: 'utf8' });
-    const key = (JSON.parse(created.stdout) as { key: string }).key;
-
     // Record each endpoint's answer: the raw server will write exactly these bytes.
     const bodies: Record<string, { type: string; base64: string }> = {};
     for (const e of ENDPOINTS) {
@@ -138,61 +192,26 @@ async function main(): Promise<void> {
       await new Promise((r) => stock!.stdout!.once('data', r));
     }
 
-    const rows = [];
-    const speedups: { endpoint: string; timesStockApollo: number }[] = [];
+    const rows: Row[] = [];
+    const speedups: Suite['speedups'] = [];
     for (const e of ENDPOINTS) {
       const bytes = Buffer.from(bodies[`${e.method} ${rawPath(e)}`]!.base64, 'base64').length;
       const baseline = await load(e, PORT_RAW, key);
-      const cpuBefore = cpuMs(workerPid(service));
-      const measured = await load(e, e.port, key);
-      const cpuPerReqUs = ((cpuMs(workerPid(service)) - cpuBefore) * 1000) / Math.max(1, measured.total);
-      rows.push({
-        endpoint: e.name,
-        bytes,
-        reqPerSec: Math.round(measured.reqPerSec),
-        p50Ms: measured.p50,
-        p99Ms: measured.p99,
-        cpuUsPerReq: Math.round(cpuPerReqUs),
-        rawReqPerSec: Math.round(baseline.reqPerSec),
-        ratio: Number((measured.reqPerSec / baseline.reqPerSec).toFixed(3)),
-        errors: measured.bad,
-      });
+      const measured = await measure(e, e.port, key, workerPid(service));
+      rows.push(rowOf(e.name, bytes, measured, baseline));
       if (e.stockApollo && stock) {
-        const cpuStockBefore = cpuMs(workerPid(stock));
-        const stockRun = await load(e, PORT_STOCK, key);
-        rows.push({
-          endpoint: `${e.name}, stock Apollo`,
-          bytes,
-          reqPerSec: Math.round(stockRun.reqPerSec),
-          p50Ms: stockRun.p50,
-          p99Ms: stockRun.p99,
-          cpuUsPerReq: Math.round(((cpuMs(workerPid(stock)) - cpuStockBefore) * 1000) / Math.max(1, stockRun.total)),
-          rawReqPerSec: Math.round(baseline.reqPerSec),
-          ratio: Number((stockRun.reqPerSec / baseline.reqPerSec).toFixed(3)),
-          errors: stockRun.bad,
-        });
+        const stockRun = await measure(e, PORT_STOCK, key, workerPid(stock));
+        rows.push(rowOf(`${e.name}, stock Apollo`, bytes, stockRun, baseline));
         speedups.push({ endpoint: e.name, timesStockApollo: Number((measured.reqPerSec / stockRun.reqPerSec).toFixed(2)) });
       }
-      process.stderr.write(`measured ${e.name}\n`);
+      if (keys && e === ENDPOINTS[0]) {
+        // Every request with another of the 100 000 keys: key lookups, then a full key cache and quota table.
+        const many = await measure(e, e.port, key, workerPid(service), keys);
+        rows.push(rowOf(`${e.name}, ${keys.length} keys in rotation`, bytes, many, baseline));
+      }
+      process.stderr.write(`[${label}] measured ${e.name}\n`);
     }
-    const report = {
-      when: new Date().toISOString(),
-      mode: DISTRIBUTED ? 'postgres+redis' : 'embedded',
-      seconds: SECONDS,
-      connections: CONNECTIONS,
-      pinned: HAS_TASKSET,
-      node: process.version,
-      peakRssMb: Math.round(peakRssMb(workerPid(service))),
-      rows,
-      speedups,
-    };
-    console.table(rows);
-    for (const x of speedups) console.log(`${x.endpoint}: ${x.timesStockApollo} x stock Apollo Server on the same query, schema and data`);
-    console.log(`mode ${report.mode}, ${SECONDS} s per run, ${CONNECTIONS} connections, pinned: ${HAS_TASKSET}, service peak RSS ${report.peakRssMb} MB`);
-    const out = path.join(ROOT, 'bench-results', `${report.when.replace(/[:.]/g, '-')}-${report.mode}.json`);
-    fs.mkdirSync(path.dirname(out), { recursive: true });
-    fs.writeFileSync(out, JSON.stringify(report, null, 2));
-    console.log(`written to ${path.relative(ROOT, out)}`);
+    return { label, rows, speedups, peakRssMb: Math.round(peakRssMb(workerPid(service))) };
   } finally {
     raw?.kill();
     stock?.kill();
@@ -200,6 +219,50 @@ async function main(): Promise<void> {
     await new Promise((r) => service.once('exit', r));
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+function print(suite: Suite): void {
+  console.log(`\n${suite.label}: service peak RSS ${suite.peakRssMb} MB`);
+  console.table(suite.rows);
+  for (const x of suite.speedups) console.log(`${x.endpoint}: ${x.timesStockApollo} x stock Apollo Server on the same query, schema and data`);
+}
+
+/** How each endpoint's CPU per request grows from the demo data to the seeded scale. */
+function growth(base: Suite, scaled: Suite) {
+  return scaled.rows.map((row) => {
+    const before = base.rows.find((r) => r.endpoint === row.endpoint) ?? base.rows.find((r) => row.endpoint.startsWith(`${r.endpoint},`));
+    return {
+      endpoint: row.endpoint,
+      cpuUsPerReqBase: before?.cpuUsPerReq,
+      cpuUsPerReqScale: row.cpuUsPerReq,
+      growth: before ? Number((row.cpuUsPerReq / before.cpuUsPerReq).toFixed(2)) : undefined,
+      p99MsScale: row.p99Ms,
+      ratioScale: row.ratio,
+    };
+  });
+}
+
+async function main(): Promise<void> {
+  if (!fs.existsSync(CLI)) throw new Error('run `npm run build` first (npm run bench does)');
+  if (HAS_TASKSET) spawnSync('taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
+  const mode = DISTRIBUTED ? 'postgres+redis' : 'embedded';
+  const suites = [await runSuite(`${mode}, demo data`, false)];
+  print(suites[0]!);
+  let scaleGrowth;
+  if (SCALE) {
+    suites.push(await runSuite(`${mode}, at scale (10 000 markets of each kind, 1 000 alerts on the account, 100 000 keys)`, true));
+    print(suites[1]!);
+    scaleGrowth = growth(suites[0]!, suites[1]!);
+    console.log('\ncost growth from the demo data to the scale:');
+    console.table(scaleGrowth);
+  }
+  const when = new Date().toISOString();
+  const report = { when, mode, seconds: SECONDS, connections: CONNECTIONS, pinned: HAS_TASKSET, node: process.version, suites, scaleGrowth };
+  console.log(`\nmode ${mode}, ${SECONDS} s per run, ${CONNECTIONS} connections, pinned: ${HAS_TASKSET}`);
+  const out = path.join(ROOT, 'bench-results', `${when.replace(/[:.]/g, '-')}-${mode}${SCALE ? '-scale' : ''}.json`);
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.writeFileSync(out, JSON.stringify(report, null, 2));
+  console.log(`written to ${path.relative(ROOT, out)}`);
 }
 
 main().catch((error: unknown) => {
