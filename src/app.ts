@@ -2,7 +2,7 @@
  * The composition root: the only module that knows every part. It opens the store, loads the
  * read model, starts ingest, and wires the edge, the schema and the facades into two listeners.
  */
-import { createServer, type RequestListener, type Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
@@ -14,6 +14,9 @@ import { createMorningBriefService } from './brief/morning-briefs.js';
 import type { Config } from './config/config.js';
 import type { GraphQLServices } from './graphql/context.js';
 import { createSchema } from './graphql/schema.js';
+import { createHttpServer } from './http/http-server.js';
+import type { Variant } from './rest/route-table.js';
+import { graphqlGuards } from './graphql/guards.js';
 import { createOperationCompiler } from './graphql/compiled-operations.js';
 import { createGraphQLHttpHandler } from './graphql/http-handler.js';
 import { createErrorFormatter, createGraphQLServer } from './graphql/server.js';
@@ -142,11 +145,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
 
   const services: GraphQLServices = { store, markets, briefs, predictions, morningBriefs, now };
   const schema = createSchema();
-  const apollo = await createGraphQLServer({ schema, admission: admissionFor('A'), production: config.production, logger, degraded });
+  const guards = graphqlGuards({ production: config.production });
+  const apollo = await createGraphQLServer({ schema, guards, admission: admissionFor('A'), production: config.production, logger, degraded });
   const graphql = createGraphQLHttpHandler({
     server: apollo,
     schema,
-    compiler: createOperationCompiler(schema),
+    compiler: createOperationCompiler(schema, { validationRules: guards.validationRules, maxTokens: guards.parseOptions.maxTokens }),
     admission: admissionFor('A'),
     services,
     formatError: createErrorFormatter({ degraded, logger }),
@@ -281,9 +285,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
 
 export type Service = Awaited<ReturnType<typeof createService>>;
 
-function listen(handler: RequestListener, port: number, host: string): Promise<Server> {
+function listen(handler: RequestListener, variant: Variant, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = createServer(handler).listen(port, host);
+    const server = createHttpServer(handler, variant).listen(port, host);
     server.once('listening', () => resolve(server));
     server.once('error', reject);
   });
@@ -307,7 +311,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const servers =
     service.role === 'worker'
       ? []
-      : await Promise.all([listen(service.marketDataApp, config.marketDataPort, config.host), listen(service.predictionApp, config.predictionPort, config.host)]);
+      : await Promise.all([listen(service.marketDataApp, 'A', config.marketDataPort, config.host), listen(service.predictionApp, 'B', config.predictionPort, config.host)]);
   const [a, b] = servers.map((s) => (s.address() as AddressInfo).port);
   service.logger.info(
     {

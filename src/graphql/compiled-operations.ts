@@ -31,8 +31,9 @@ export interface OperationCompiler {
 export interface OperationCompilerOptions {
   /** Distinct query texts kept (default 1 000). */
   maxEntries?: number;
-  /** Extra validation rules, the same ones Apollo applies, so both paths accept the same queries. */
+  /** Extra validation rules and the parse limits Apollo applies, so both paths accept the same queries. */
   validationRules?: readonly ValidationRule[];
+  maxTokens?: number;
 }
 
 function selectOperation(document: DocumentNode, name: string | undefined): OperationDefinitionNode | undefined {
@@ -50,7 +51,7 @@ export function createOperationCompiler(schema: GraphQLSchema, options: Operatio
   function compile(text: string, operationName: string | undefined): CompiledOperation | false {
     let document: DocumentNode;
     try {
-      document = parse(text);
+      document = parse(text, options.maxTokens === undefined ? undefined : { maxTokens: options.maxTokens });
     } catch {
       return false;
     }

@@ -14,12 +14,14 @@ import type { Logger } from 'pino';
 import { ApiError } from '../http/errors.js';
 import type { Admission } from '../http/admission.js';
 import type { GraphQLContext } from './context.js';
+import type { GraphQLGuards } from './guards.js';
 import { graphqlCodeFor, toGraphQLError } from './errors.js';
 import { analyzeOperation, collectFieldRequirements, type OperationAnalysis } from './plan-requirements.js';
 
 const CLIENT_QUERY_ERRORS = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_REQUEST', 'OPERATION_RESOLUTION_FAILURE']);
 
 export interface GraphQLServerOptions {
+  guards: GraphQLGuards;
   degraded: DegradedAnswers;
   schema: GraphQLSchema;
   admission: Admission;
@@ -99,12 +101,15 @@ export async function createGraphQLServer(options: GraphQLServerOptions): Promis
     includeStacktraceInErrorResponses: false,
     hideSchemaDetailsFromClientErrors: options.production,
     csrfPrevention: true,
+    validationRules: options.guards.validationRules,
+    parseOptions: options.guards.parseOptions,
     allowBatchedHttpRequests: false,
     // The process owns shutdown (cli/serve.ts): Apollo's own SIGTERM handler would stop it halfway and
     // re-send the signal, cutting our drain short and exiting 1.
     stopOnTerminationSignals: false,
     plugins: [
       edgePlugin(options),
+      ...options.guards.plugins,
       // The built-in cache-control plugin hooks every field (and makes Apollo wrap every resolver) to
       // compute a Cache-Control nobody reads here: off, it costs nothing per field.
       ApolloServerPluginCacheControlDisabled(),

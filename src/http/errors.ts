@@ -6,8 +6,11 @@ export const ERROR_TYPES = {
   403: 'forbidden',
   404: 'not_found',
   405: 'method_not_allowed',
+  408: 'request_timeout',
   413: 'payload_too_large',
+  414: 'uri_too_long',
   429: 'rate_limit_exceeded',
+  431: 'headers_too_large',
   500: 'internal_error',
   503: 'service_unavailable',
 } as const;

@@ -15,6 +15,7 @@ import { sendError } from '../rest/envelope.js';
 import type { Variant } from '../rest/route-table.js';
 import { docsRouter } from './docs.js';
 import { ApiError } from './errors.js';
+import { HTTP_LIMITS } from './http-server.js';
 
 export interface VariantAppOptions {
   /** Prometheus registry served at /metrics. */
@@ -34,6 +35,17 @@ const API_PREFIX = '/api/v1';
 const OPENAPI_PATH = '/api/v1/openapi.json';
 const GRAPHQL_PATH = '/graphql';
 
+/** On every answer. No HSTS here: TLS ends at the load balancer, which should send it. */
+const SECURITY_HEADERS: [string, string][] = [
+  ['X-Content-Type-Options', 'nosniff'],
+  ['X-Frame-Options', 'DENY'],
+  ['Referrer-Policy', 'no-referrer'],
+  ['Cross-Origin-Resource-Policy', 'same-site'],
+];
+
+const isHtmlPage = (req: IncomingMessage) =>
+  req.method === 'GET' && (req.url?.startsWith('/docs') || (req.url?.startsWith(GRAPHQL_PATH) && !req.url.includes('query=')));
+
 export function createVariantApp(options: VariantAppOptions): RequestListener {
   const { variant, logger } = options;
   const app = express();
@@ -45,7 +57,9 @@ export function createVariantApp(options: VariantAppOptions): RequestListener {
     const header = req.headers['x-request-id'];
     const id = typeof header === 'string' && /^[\w.-]{1,64}$/.test(header) ? header : randomUUID();
     res.setHeader('X-Request-Id', id);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
+    for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
+    // The API answers JSON only; the two HTML pages (/docs, Sandbox on GET /graphql) load scripts.
+    if (!isHtmlPage(req)) res.setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
     if (!logger.isLevelEnabled('info')) return;
     const started = process.hrtime.bigint();
     res.on('finish', () => {
@@ -100,6 +114,10 @@ export function createVariantApp(options: VariantAppOptions): RequestListener {
   return (req, res) => {
     stamp(req, res);
     const url = req.url ?? '/';
+    if (url.length > HTTP_LIMITS.maxUrlLength) {
+      sendError(res, variant, new ApiError(414, `URL too long (at most ${HTTP_LIMITS.maxUrlLength} characters)`));
+      return;
+    }
     if (url.startsWith(`${API_PREFIX}/`) && !url.startsWith(OPENAPI_PATH)) {
       void options.facade(req, res, url.slice(API_PREFIX.length));
       return;

@@ -2,7 +2,8 @@
  * The real service in-process for tests: real store (SQLite temp dir or a PostgreSQL schema),
  * real HTTP listeners on 127.0.0.1, a controllable clock, and keys created through the store.
  */
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
+import { createHttpServer } from '../../src/http/http-server.js';
 import type { AddressInfo } from 'node:net';
 import supertest from 'supertest';
 import { createService, type Role, type Service } from '../../src/app.js';
@@ -63,7 +64,8 @@ export async function startTestService(
   });
   const service = await createService(config, { now: clock.now, role: options.role ?? 'all' });
   await service.startBackground();
-  const servers: Server[] = [createServer(service.marketDataApp).listen(0, '127.0.0.1'), createServer(service.predictionApp).listen(0, '127.0.0.1')];
+  // The listeners the service itself runs, limits and all.
+  const servers: Server[] = [createHttpServer(service.marketDataApp, 'A').listen(0, '127.0.0.1'), createHttpServer(service.predictionApp, 'B').listen(0, '127.0.0.1')];
   await Promise.all(servers.map((s) => new Promise((r) => s.once('listening', r))));
   const url = (s: Server) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
 

@@ -1,0 +1,57 @@
+/**
+ * The node:http server of one listener, with the limits a public API needs. Timeouts are ordered
+ * for a load balancer in front: its idle timeout is typically 60 s, so keep-alive outlives it
+ * (the balancer, not us, closes idle connections: no request races a close) and the header
+ * timeout outlives keep-alive. Errors node answers itself, before any handler runs (headers too
+ * large, a malformed request, a request too slow), still get a JSON body in the variant's envelope.
+ */
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import { errorBody } from '../rest/envelope.js';
+import type { Variant } from '../rest/route-table.js';
+import { ApiError, type ErrorStatus } from './errors.js';
+
+export const HTTP_LIMITS = {
+  /** Request line plus headers; larger is 431. */
+  maxHeaderBytes: 16 * 1024,
+  /** Path and query; longer is 414 (checked by the listener). */
+  maxUrlLength: 8 * 1024,
+  keepAliveTimeoutMs: 65_000,
+  headersTimeoutMs: 66_000,
+  /** The whole request, body included (a slow-loris client is cut off). */
+  requestTimeoutMs: 70_000,
+} as const;
+
+const CLIENT_ERRORS: Record<string, [ErrorStatus, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'request headers too large (at most 16 KB)'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request not received in time'],
+};
+
+/** A JSON answer written straight to the socket: node has not made a response object for it. */
+function answerOnSocket(socket: Socket, variant: Variant, error: ApiError): void {
+  if (!socket.writable) return void socket.destroy();
+  const body = JSON.stringify(errorBody(variant, error));
+  socket.end(
+    `HTTP/1.1 ${error.status} ${error.type}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+export function createHttpServer(handler: RequestListener, variant: Variant): Server {
+  const server = createServer(
+    {
+      maxHeaderSize: HTTP_LIMITS.maxHeaderBytes,
+      keepAliveTimeout: HTTP_LIMITS.keepAliveTimeoutMs,
+      headersTimeout: HTTP_LIMITS.headersTimeoutMs,
+      requestTimeout: HTTP_LIMITS.requestTimeoutMs,
+    },
+    handler,
+  );
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    // A reset or a half-sent request: nobody is listening for an answer.
+    if (error.code === 'ECONNRESET' || error.code === 'EPIPE') return void socket.destroy();
+    const [status, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'malformed HTTP request'];
+    answerOnSocket(socket, variant, new ApiError(status, message));
+  });
+  return server;
+}

@@ -1,0 +1,107 @@
+/**
+ * The HTTP edge of both listeners: limits answered in the variant's JSON envelope (also the ones
+ * node answers before any handler runs), timeouts ordered for a load balancer, security headers,
+ * and never an HTML page or a stack trace for an error, whatever NODE_ENV says.
+ */
+import net from 'node:net';
+import { createHttpServer, HTTP_LIMITS } from '../../src/http/http-server.js';
+import { bearer, startTestService, type TestService } from '../support/service.js';
+
+let t: TestService;
+const savedNodeEnv = process.env.NODE_ENV;
+beforeAll(async () => {
+  delete process.env.NODE_ENV; // the least forgiving case: nothing says production or test
+  t = await startTestService();
+});
+afterAll(async () => {
+  process.env.NODE_ENV = savedNodeEnv;
+  await t.close();
+});
+
+/** Sends raw bytes and returns what comes back until the server closes. */
+function rawExchange(port: number, bytes: string): Promise<{ status: number; headers: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(bytes));
+    let data = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk) => (data += chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', body = ''] = data.split('\r\n\r\n');
+      resolve({ status: Number(head.split(' ')[1]), headers: head, body });
+    });
+  });
+}
+
+const portOf = (agent: TestService['a']) => Number(new URL((agent as unknown as { app: string }).app).port);
+
+describe('limits, in the envelope', () => {
+  it('headers over 16 KB: 431 with a JSON body, on each variant', async () => {
+    for (const [agent, flag] of [[t.a, 'success'], [t.b, 'ok']] as const) {
+      const res = await rawExchange(portOf(agent), `GET /api/v1/markets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+      expect(res.status).toBe(431);
+      expect(res.headers).toMatch(/content-type: application\/json/i);
+      expect(JSON.parse(res.body)).toEqual({ [flag]: false, error: { code: 431, type: 'headers_too_large', message: expect.any(String) } });
+    }
+  });
+
+  it('a request that is not HTTP: 400 with a JSON body', async () => {
+    const res = await rawExchange(portOf(t.b), 'HELLO THERE\r\n\r\n');
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body).ok).toBe(false);
+  });
+
+  it('a URL over 8 KB: 414', async () => {
+    const { key } = await t.createKey('enterprise');
+    const res = await t.a.get(`/api/v1/markets?type=${'x'.repeat(HTTP_LIMITS.maxUrlLength)}`).set(bearer(key));
+    expect(res.status).toBe(414);
+    expect(res.body).toEqual({ success: false, error: { code: 414, type: 'uri_too_long', message: expect.stringMatching(/URL too long/) } });
+  });
+
+  it('timeouts outlive a load balancer\'s 60 s idle timeout, in the right order', async () => {
+    const server = createHttpServer(() => undefined, 'A');
+    expect(server.keepAliveTimeout).toBeGreaterThan(60_000);
+    expect(server.headersTimeout).toBeGreaterThan(server.keepAliveTimeout);
+    expect(server.requestTimeout).toBeGreaterThan(server.headersTimeout);
+  });
+});
+
+describe('never HTML, never a stack trace', () => {
+  const cases: [string, () => Promise<import('supertest').Response>][] = [
+    ['an unknown path', () => t.a.get('/nope')],
+    ['an unknown API path', () => t.b.get('/api/v1/nope')],
+    ['a method the API does not take', () => t.a.delete('/api/v1/markets')],
+    ['malformed JSON to /graphql', () => t.a.post('/graphql').set('Content-Type', 'application/json').send('{"query":')],
+    ['a JSON array to /graphql', () => t.a.post('/graphql').set('Content-Type', 'application/json').send('[]')],
+    ['a text body to /graphql', () => t.a.post('/graphql').set('Content-Type', 'text/plain').send('{ viewer { name } }')],
+    ['a percent-encoding that does not decode', () => t.b.get('/api/v1/markets?limit=%E0%A4%A')],
+  ];
+  it.each(cases)('%s', async (_name, send) => {
+    const res = await send();
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.text).not.toMatch(/<html|\bat \w+ \(|\/work\/|node_modules|\.ts:\d+/i);
+    expect(() => JSON.parse(res.text)).not.toThrow();
+  });
+});
+
+describe('security headers', () => {
+  it('on API answers, errors included', async () => {
+    const { key } = await t.createKey('enterprise');
+    for (const res of [await t.a.get('/api/v1/markets').set(bearer(key)), await t.b.get('/api/v1/markets'), await t.a.post('/graphql').send({ query: '{ viewer { name } }' })]) {
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(res.headers['x-request-id']).toMatch(/^[\w.-]+$/);
+    }
+  });
+
+  it('the docs page may load its own scripts', async () => {
+    const res = await t.a.get('/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-security-policy']).toBeUndefined();
+    expect(res.headers['x-frame-options']).toBe('DENY');
+  });
+});
