@@ -145,8 +145,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
 
   const services: GraphQLServices = { store, markets, briefs, predictions, morningBriefs, now };
   const schema = createSchema();
-  const guards = graphqlGuards({ production: config.production });
-  const apollo = await createGraphQLServer({ schema, guards, admission: admissionFor('A'), production: config.production, logger, degraded });
+  const guards = graphqlGuards({ suggestions: config.graphql.suggestions });
+  const apollo = await createGraphQLServer({ schema, guards, admission: admissionFor('A'), production: config.production, ...config.graphql, logger, degraded });
   const graphql = createGraphQLHttpHandler({
     server: apollo,
     schema,

@@ -33,6 +33,9 @@ const EnvSchema = z.object({
   DEMO_SEED: z.coerce.number().int().default(42),
   DEMO_TICK_MS: z.coerce.number().int().min(50).default(2_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Introspection and field suggestions on /graphql: on by default outside production, off in it. */
+  GRAPHQL_INTROSPECTION: z.enum(['on', 'off']).optional(),
+  GRAPHQL_SUGGESTIONS: z.enum(['on', 'off']).optional(),
   NODE_ENV: z.string().optional(),
   /** How often running servers look for revoked keys; D2 bounds the delay at 2 s. */
   REVOCATION_POLL_MS: z.coerce.number().int().min(50).max(1_500).default(500),
@@ -59,6 +62,7 @@ export interface Config {
   demoTickMs: number;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   production: boolean;
+  graphql: { introspection: boolean; suggestions: boolean };
   revocationPollMs: number;
   briefHourUtc: number;
   llm: { baseUrl: string | undefined; model: string; apiKey: string | undefined; timeoutMs: number };
@@ -107,6 +111,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoTickMs: e.DEMO_TICK_MS,
     logLevel: e.LOG_LEVEL,
     production: e.NODE_ENV === 'production',
+    graphql: {
+      introspection: (e.GRAPHQL_INTROSPECTION ?? (e.NODE_ENV === 'production' ? 'off' : 'on')) === 'on',
+      suggestions: (e.GRAPHQL_SUGGESTIONS ?? (e.NODE_ENV === 'production' ? 'off' : 'on')) === 'on',
+    },
     revocationPollMs: e.REVOCATION_POLL_MS,
     briefHourUtc: e.BRIEF_HOUR_UTC,
     llm: { baseUrl: e.LLM_BASE_URL, model: e.LLM_MODEL, apiKey: e.LLM_API_KEY, timeoutMs: e.LLM_TIMEOUT_MS },

@@ -2,7 +2,7 @@
  * Limits on what one GraphQL document may ask for, checked at parse and validation time, so an
  * abusive query is a 400 before any resolver runs (GraphQL Armor's rules, graphql-js's token cap).
  * Apollo and the compiled fast path apply the same ones. Field suggestions ("Did you mean …") are
- * masked in production, where the schema is not advertised.
+ * masked where configured (GRAPHQL_SUGGESTIONS; off in production, where the schema is not advertised).
  */
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { ApolloServerPlugin } from '@apollo/server';
@@ -15,8 +15,11 @@ export const GRAPHQL_LIMITS = {
   maxDepth: 8,
   maxAliases: 15,
   maxDirectives: 20,
-  /** GraphQL Armor's cost: objects 2, scalars 1, times 1.5 per level of depth. */
-  maxCost: 5_000,
+  /**
+   * GraphQL Armor's cost: objects 2, scalars 1, times 1.5 per level of depth. A dashboard asking
+   * for both lists costs about 30; fifteen aliased copies of the alert list with their markets, 716.
+   */
+  maxCost: 500,
 } as const;
 
 export interface GraphQLGuards {
@@ -25,7 +28,7 @@ export interface GraphQLGuards {
   parseOptions: { maxTokens: number };
 }
 
-export function graphqlGuards(options: { production: boolean }): GraphQLGuards {
+export function graphqlGuards(options: { suggestions: boolean }): GraphQLGuards {
   const armor = new ApolloArmor({
     maxDepth: { n: GRAPHQL_LIMITS.maxDepth },
     maxAliases: { n: GRAPHQL_LIMITS.maxAliases },
@@ -33,7 +36,7 @@ export function graphqlGuards(options: { production: boolean }): GraphQLGuards {
     costLimit: { maxCost: GRAPHQL_LIMITS.maxCost },
     // graphql-js's own parser enforces the token cap (parseOptions): a clean 400 from Apollo.
     maxTokens: { enabled: false },
-    blockFieldSuggestion: { enabled: options.production },
+    blockFieldSuggestion: { enabled: !options.suggestions },
   });
   const { plugins, validationRules } = armor.protect();
   return {

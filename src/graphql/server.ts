@@ -26,6 +26,9 @@ export interface GraphQLServerOptions {
   schema: GraphQLSchema;
   admission: Admission;
   production: boolean;
+  /** Introspection (Sandbox's schema) and "Did you mean" suggestions in error messages. */
+  introspection: boolean;
+  suggestions: boolean;
   logger: Logger;
 }
 
@@ -97,9 +100,9 @@ export function createErrorFormatter(options: Pick<GraphQLServerOptions, 'degrad
 export async function createGraphQLServer(options: GraphQLServerOptions): Promise<ApolloServer<GraphQLContext>> {
   const server = new ApolloServer<GraphQLContext>({
     schema: options.schema,
-    introspection: !options.production,
+    introspection: options.introspection,
     includeStacktraceInErrorResponses: false,
-    hideSchemaDetailsFromClientErrors: options.production,
+    hideSchemaDetailsFromClientErrors: !options.suggestions,
     csrfPrevention: true,
     validationRules: options.guards.validationRules,
     parseOptions: options.guards.parseOptions,
