@@ -3,6 +3,7 @@
  * known keys are cached (bounded TTL), and a poll of recent revocations evicts revoked
  * keys within D2's 2-second bound, also when another process (the CLI) revoked them.
  */
+import { LRUCache } from 'lru-cache';
 import type { Account } from '../domain/account.js';
 import type { AccountRepository } from '../store/accounts.js';
 import { hashApiKey, hashesEqual, isWellFormedApiKey } from './api-key.js';
@@ -30,11 +31,15 @@ interface CacheEntry {
 /** A revocation poll re-reads this far back, so clock skew between writers cannot hide one. */
 const REVOCATION_OVERLAP_MS = 10_000;
 const NEGATIVE_TTL_MS = 1_000;
-const MAX_ENTRIES = 200_000;
+/**
+ * Keys kept in memory, least recently used dropped first: the keys that poll stay cached, and a
+ * scan through every key of a large installation costs lookups, not memory (about 350 bytes each).
+ */
+const MAX_ENTRIES = 50_000;
 
 export function createAuthenticator(options: AuthenticatorOptions) {
   const ttlMs = options.ttlMs ?? 60_000;
-  const cache = new Map<string, CacheEntry>();
+  const cache = new LRUCache<string, CacheEntry>({ max: MAX_ENTRIES });
   let watermark = Date.now();
   let timer: NodeJS.Timeout | undefined;
 
@@ -49,7 +54,6 @@ export function createAuthenticator(options: AuthenticatorOptions) {
   }
 
   function remember(keyHash: string, principal: Principal | null, now: number): void {
-    if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
     cache.set(keyHash, { principal, keyHash, expiresAt: now + (principal ? ttlMs : NEGATIVE_TTL_MS) });
   }
 

@@ -1,7 +1,10 @@
 /** pino JSON logs. Keys never reach a log line: headers are redacted and `apikey` is masked in URLs. */
-import { pino, type Logger } from 'pino';
+import { type DestinationStream, pino, type Logger } from 'pino';
 
-export function createLogger(level: string): Logger {
+/** A key as the CLI issues it, wherever it appears in a URL (an oddly spelled or encoded parameter too). */
+const KEY_IN_TEXT = /mgw_[A-Za-z0-9]{20,}/g;
+
+export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino({
     level,
     base: { service: 'market-gateway' },
@@ -9,10 +12,10 @@ export function createLogger(level: string): Logger {
       paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'apikey', 'key'],
       censor: '[redacted]',
     },
-  });
+  }, destination);
 }
 
 /** `/api/v1/markets?apikey=mgw_secret&x=1` -> `/api/v1/markets?apikey=[redacted]&x=1` */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&]apikey=)[^&#]*/gi, '$1[redacted]');
+  return url.replace(/([?&]apikey=)[^&#]*/gi, '$1[redacted]').replace(KEY_IN_TEXT, '[redacted]');
 }

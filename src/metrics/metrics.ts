@@ -3,7 +3,7 @@
  * feeds' poll counts, read from the pollers at scrape time (prom-client's `collect`). Served at
  * /metrics on both listeners; like /health it needs no key, so keep it on the internal network.
  */
-import { Counter, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { PollerStats } from '../upstream/poller.js';
 
 export interface ServiceMetrics {
@@ -17,6 +17,8 @@ export interface ServiceMetrics {
 
 export function createMetrics(): ServiceMetrics {
   const registry = new Registry();
+  // Process figures (RSS, heap by space, GC pauses, event-loop lag, open handles), prefixed.
+  collectDefaultMetrics({ register: registry, prefix: 'mgw_' });
   let feeds: () => PollerStats[] = () => [];
   const perFeed = (name: string, help: string, labels: string[], fill: (g: Gauge<string>, s: PollerStats) => void) =>
     new Gauge({

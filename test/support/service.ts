@@ -9,6 +9,7 @@ import supertest from 'supertest';
 import { createService, type Role, type Service } from '../../src/app.js';
 import { displayPrefix, generateApiKey, hashApiKey } from '../../src/auth/api-key.js';
 import { loadConfig } from '../../src/config/config.js';
+import { createLogger } from '../../src/logging/logger.js';
 import type { MarketDataPlan, PredictionPlan } from '../../src/domain/account.js';
 import { createPgSchema, postgresAvailable, tempDataDir } from './engines.js';
 import { redisAvailable } from './redis.js';
@@ -47,7 +48,14 @@ export interface TestService {
 }
 
 export async function startTestService(
-  options: { env?: Record<string, string>; clock?: TestClock; dataDir?: string; role?: Role } = {},
+  options: {
+    env?: Record<string, string>;
+    clock?: TestClock;
+    dataDir?: string;
+    role?: Role;
+    /** Receives every log line of the service's own logger (redaction included), at LOG_LEVEL. */
+    logSink?: { write(line: string): void };
+  } = {},
 ): Promise<TestService> {
   const dataDir = options.dataDir ?? tempDataDir();
   // MGW_TEST_STACK=distributed runs the same suites on PostgreSQL (a fresh schema) and Redis.
@@ -62,7 +70,8 @@ export async function startTestService(
     ...stackEnv,
     ...options.env,
   });
-  const service = await createService(config, { now: clock.now, role: options.role ?? 'all' });
+  const logger = options.logSink ? createLogger(config.logLevel, options.logSink) : undefined;
+  const service = await createService(config, { now: clock.now, role: options.role ?? 'all', ...(logger ? { logger } : {}) });
   await service.startBackground();
   // The listeners the service itself runs, limits and all.
   const servers: Server[] = [createHttpServer(service.marketDataApp, 'A').listen(0, '127.0.0.1'), createHttpServer(service.predictionApp, 'B').listen(0, '127.0.0.1')];

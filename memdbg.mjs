@@ -1,0 +1,12 @@
+import { createService } from './dist/src/app.js';
+import { loadConfig } from './dist/src/config/config.js';
+const mb = (n) => Math.round(n / 1048576);
+const show = (label) => { global.gc(); const m = process.memoryUsage(); console.log(label, 'rss', mb(m.rss), 'heapUsed', mb(m.heapUsed), 'heapTotal', mb(m.heapTotal), 'external', mb(m.external), 'arrayBuffers', mb(m.arrayBuffers)); };
+show('before');
+const s = await createService(loadConfig(), { role: process.argv[2] ?? 'all' });
+show('created');
+await s.startBackground();
+show('started');
+await new Promise((r) => setTimeout(r, 3000));
+show('after 3s');
+await s.close();
