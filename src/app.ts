@@ -22,6 +22,7 @@ import { createGraphQLHttpHandler } from './graphql/http-handler.js';
 import { createErrorFormatter, createGraphQLServer } from './graphql/server.js';
 import { createAdmission } from './http/admission.js';
 import { createDegradedAnswers } from './http/degraded.js';
+import { createHttpMetrics } from './metrics/http-metrics.js';
 import { createMetrics } from './metrics/metrics.js';
 import { createVariantApp } from './http/variant-app.js';
 import { createDemoFeed } from './ingest/demo/feed.js';
@@ -77,7 +78,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const predictions = new PredictionReadModel();
   await predictions.load(jobsStore.prediction, now());
 
-  const alerts = createAlertEvaluator({ alerts: jobsStore.priceAlerts, briefs, logger });
+  const metrics = createMetrics();
+  const alerts = createAlertEvaluator({
+    alerts: jobsStore.priceAlerts,
+    briefs,
+    logger,
+    onTransition: (_alert, status) => metrics.alerts.inc({ kind: `price_${status}` }),
+  });
   const ingest = createIngestRunner({
     store: jobsStore,
     markets,
@@ -95,6 +102,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     feed: config.feeds.demo ? createDemoPredictionFeed({ seed: config.demoSeed, now: now() }) : undefined,
     tickMs: config.demoTickMs,
     onChange: () => notifier?.changed('prediction'),
+    onAlerts: (count) => metrics.alerts.inc({ kind: 'movement' }, count),
     logger,
     now,
   });
@@ -128,7 +136,6 @@ export async function createService(config: Config, options: ServiceOptions = {}
   if (redis) await waitForRedis(redis, 2_000, logger);
   const sharedQuota = redis ? createRedisQuota({ redis, days: store.quotaDays, logger, limits: config.planLimits }) : undefined;
   const quota = sharedQuota ?? createStoreQuota(store.connection, config.planLimits);
-  const metrics = createMetrics();
   metrics.watchFeeds(() => liveFeeds.stats());
   const degraded = createDegradedAnswers(logger, metrics.degradedAnswers);
   const admissionFor = (variant: 'A' | 'B') =>
@@ -137,6 +144,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       quota,
       now,
       onDegraded: (error) => degraded.record(`quota ${variant}`, error),
+      onRefused: (product) => metrics.quotaRejections.inc({ variant, product }),
       unauthorizedMessage:
         variant === 'B'
           ? 'a valid API key is required: send it as "Authorization: Bearer <key>" or ?apikey=<key>'
@@ -175,6 +183,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     return { ok: checks.store === 'ok' && checks.data === 'fresh' && checks.redis !== 'unreachable', checks };
   };
 
+  const httpMetrics = createHttpMetrics(metrics.registry, [...marketDataRoutes, ...predictionRoutes].map((r) => r.path));
   const marketDataApp = createVariantApp({
     variant: 'A',
     facade: createFacadeHandler({ variant: 'A', routes: marketDataRoutes, schema, admission: admissionFor('A'), services, logger, degraded }),
@@ -190,6 +199,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     logger,
     degraded,
     metrics: metrics.registry,
+    httpMetrics,
   });
   const predictionApp = createVariantApp({
     variant: 'B',
@@ -206,6 +216,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     logger,
     degraded,
     metrics: metrics.registry,
+    httpMetrics,
   });
 
   const jobs = {
@@ -248,7 +259,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     alerts,
     sharedQuota,
     redis,
-    /** Prometheus registry: degraded answers, live feed counts. */
+    /** Prometheus registry: requests, latency, quotas, alerts, degraded answers, feeds, the process. */
     metrics: metrics.registry,
     marketDataApp,
     predictionApp,

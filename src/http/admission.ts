@@ -24,6 +24,8 @@ export function createAdmission(deps: {
   now: () => number;
   /** Told of every answer degraded by a dependency (logs, metrics). */
   onDegraded?: (error: Error) => void;
+  /** Told of every request refused for a spent quota (metrics). */
+  onRefused?: (product: Product) => void;
   /** Variant B also accepts ?apikey=; the message says so. */
   unauthorizedMessage?: string;
 }): Admission {
@@ -51,6 +53,7 @@ export function createAdmission(deps: {
           throw error;
         });
         if (!decision.allowed) {
+          deps.onRefused?.(product);
           throw new ApiError(429, `rate limit exceeded: retry after ${decision.headers['Retry-After']} s`, decision.headers as Record<string, string>);
         }
         // With several products (a GraphQL operation over both variants), show the tightest.

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
+import type { HttpMetrics } from '../metrics/http-metrics.js';
 import type { DegradedAnswers } from './degraded.js';
 import express, { type ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
@@ -20,6 +21,8 @@ import { HTTP_LIMITS } from './http-server.js';
 export interface VariantAppOptions {
   /** Prometheus registry served at /metrics. */
   metrics?: Registry;
+  /** Where each answer is counted and timed. */
+  httpMetrics?: HttpMetrics;
   degraded: DegradedAnswers;
   variant: Variant;
   /** The REST facade on plain node:http: `url` is the path and query under /api/v1. */
@@ -52,7 +55,7 @@ export function createVariantApp(options: VariantAppOptions): RequestListener {
   app.disable('x-powered-by');
   app.set('etag', false);
 
-  /** Request id, nosniff, and one log line per answer (built only when the level logs it). */
+  /** Request id, security headers, and per answer: its metrics, and a log line when the level logs it. */
   function stamp(req: IncomingMessage, res: ServerResponse): void {
     const header = req.headers['x-request-id'];
     const id = typeof header === 'string' && /^[\w.-]{1,64}$/.test(header) ? header : randomUUID();
@@ -60,11 +63,14 @@ export function createVariantApp(options: VariantAppOptions): RequestListener {
     for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
     // The API answers JSON only; the two HTML pages (/docs, Sandbox on GET /graphql) load scripts.
     if (!isHtmlPage(req)) res.setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
-    if (!logger.isLevelEnabled('info')) return;
     const started = process.hrtime.bigint();
     res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info({ reqId: id, variant, method: req.method, url: redactUrl(req.url ?? ''), status: res.statusCode, ms: Math.round(ms * 100) / 100 }, 'request');
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const url = req.url ?? '/';
+      const q = url.indexOf('?');
+      options.httpMetrics?.observe(variant, options.httpMetrics.routeOf(q < 0 ? url : url.slice(0, q)), res.statusCode, seconds);
+      if (!logger.isLevelEnabled('info')) return;
+      logger.info({ reqId: id, variant, method: req.method, url: redactUrl(url), status: res.statusCode, ms: Math.round(seconds * 1e5) / 100 }, 'request');
     });
   }
 

@@ -30,6 +30,8 @@ export interface PredictionIngestOptions {
   logger: Logger;
   /** Told after every write (other instances reload their read models). */
   onChange?: () => void;
+  /** Told how many movement alerts each write stored (metrics). */
+  onAlerts?: (count: number) => void;
   now: () => number;
 }
 
@@ -51,6 +53,7 @@ export function createPredictionIngestRunner(options: PredictionIngestOptions) {
     try {
       const stored = await repo.recordMovements(changed, alerts);
       readModel.addAlerts(stored);
+      if (stored.length > 0) options.onAlerts?.(stored.length);
       options.onChange?.();
       return stored;
     } catch (error) {

@@ -9,6 +9,10 @@ import type { PollerStats } from '../upstream/poller.js';
 export interface ServiceMetrics {
   registry: Registry;
   degradedAnswers: Counter<'where'>;
+  /** Refusals for a spent quota (429), by variant and product. */
+  quotaRejections: Counter<'variant' | 'product'>;
+  /** Movement alerts detected and price alerts that changed state, by kind. */
+  alerts: Counter<'kind'>;
   /** /graphql requests by who answered: the compiled fast path or Apollo. */
   graphqlRequests: Counter<'path'>;
   /** Where the live feeds' stats come from. */
@@ -50,6 +54,18 @@ export function createMetrics(): ServiceMetrics {
       name: 'mgw_degraded_answers_total',
       help: 'Answers spoiled by an unavailable dependency (503), by where they were given',
       labelNames: ['where'],
+      registers: [registry],
+    }),
+    quotaRejections: new Counter({
+      name: 'mgw_quota_rejections_total',
+      help: 'Requests refused because a quota window was spent (429), by variant and product',
+      labelNames: ['variant', 'product'],
+      registers: [registry],
+    }),
+    alerts: new Counter({
+      name: 'mgw_alerts_total',
+      help: 'Alerts written: movement (variant B, detected), price_triggered and price_expired (variant A)',
+      labelNames: ['kind'],
       registers: [registry],
     }),
     graphqlRequests: new Counter({

@@ -1,0 +1,48 @@
+/** /metrics: requests by variant, route and status, latency, quota refusals, alerts, the process. */
+import { bearer, startTestService, type TestService } from '../support/service.js';
+
+let t: TestService;
+beforeAll(async () => {
+  t = await startTestService();
+});
+afterAll(() => t.close());
+
+/** The value of one series in the exposition text, 0 when absent. */
+async function sample(series: string): Promise<number> {
+  const text = (await t.a.get('/metrics')).text;
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : 0;
+}
+
+it('counts and times answers by variant, route and status; unknown paths share one label', async () => {
+  const { key } = await t.createKey('free');
+  const ok = 'mgw_http_requests_total{variant="A",route="/api/v1/markets",status="200"}';
+  const unauthorized = 'mgw_http_requests_total{variant="B",route="/api/v1/alerts",status="401"}';
+  const [ok0, unauthorized0] = [await sample(ok), await sample(unauthorized)];
+  for (let i = 0; i < 3; i++) await t.a.get('/api/v1/markets/').set(bearer(key));
+  await t.b.get('/api/v1/alerts');
+  for (let i = 0; i < 5; i++) await t.a.get(`/random-${i}`);
+  expect(await sample(ok)).toBe(ok0 + 3);
+  expect(await sample(unauthorized)).toBe(unauthorized0 + 1);
+  expect(await sample('mgw_http_requests_total{variant="A",route="other",status="404"}')).toBeGreaterThanOrEqual(5);
+  const text = (await t.a.get('/metrics')).text;
+  expect(text).not.toMatch(/random-/);
+  expect(await sample('mgw_http_request_duration_seconds_count{variant="A",route="/api/v1/markets"}')).toBeGreaterThanOrEqual(3);
+  expect(text).toMatch(/mgw_http_request_duration_seconds_bucket\{le="0\.005",variant="A",route="\/api\/v1\/markets"\}/);
+});
+
+it('counts quota refusals by variant and product', async () => {
+  const { key } = await t.createKey('free');
+  const series = 'mgw_quota_rejections_total{variant="A",product="marketData"}';
+  const before = await sample(series);
+  for (let i = 0; i < 12; i++) await t.a.get('/api/v1/markets?limit=1').set(bearer(key));
+  expect(await sample(series)).toBe(before + 2);
+});
+
+it('counts the movement alerts written, and exposes the process figures', async () => {
+  const stored = (await t.service.store.prediction.latestAlerts(1_000)).length;
+  expect(stored).toBeGreaterThan(0); // the demo backfill detects some at start
+  expect(await sample('mgw_alerts_total{kind="movement"}')).toBe(stored);
+  expect(await sample('mgw_process_resident_memory_bytes')).toBeGreaterThan(10 * 1024 * 1024);
+  expect(await sample('mgw_nodejs_eventloop_lag_p99_seconds')).toBeGreaterThanOrEqual(0);
+});
