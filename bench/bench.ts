@@ -10,11 +10,12 @@
  *   npm run bench -- --scale           then again at scale (bench/seed-scale.mjs), with the cost growth
  *   BENCH_SECONDS=10 BENCH_CONNECTIONS=50 npm run bench
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { CLI, cpuMs, createBenchKey, HAS_TASKSET, peakRssMb, ROOT, serviceEnv, start, waitFor } from './harness.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -24,9 +25,6 @@ const PORT_A = 4600;
 const PORT_B = 4601;
 const PORT_RAW = 4602;
 const PORT_STOCK = 4603;
-const ROOT = path.resolve(import.meta.dirname, '..');
-const CLI = path.join(ROOT, 'dist/src/cli/main.js');
-const HAS_TASKSET = spawnSync('taskset', ['-V']).status === 0 && os.cpus().length >= 2;
 
 interface Endpoint {
   name: string;
@@ -52,32 +50,6 @@ const ENDPOINTS: Endpoint[] = [
 
 /** The raw server serves both variants from one port: the variant is the first path segment there. */
 const rawPath = (e: Endpoint) => `/${e.port === PORT_A ? 'a' : 'b'}${e.path}`;
-
-const pinned = (core: number, argv: string[]) => (HAS_TASKSET ? ['taskset', ['-c', String(core), ...argv]] : [argv[0]!, argv.slice(1)]) as [string, string[]];
-
-/** utime + stime of a process, in ms (Linux /proc). */
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks at USER_HZ = 100
-}
-const peakRssMb = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-
-async function waitFor(url: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const ok = await fetch(url).then((r) => r.ok, () => false);
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} not ready within ${timeoutMs} ms`);
-}
-
-function start(argv: string[], env: NodeJS.ProcessEnv, core: number): ChildProcess {
-  const [cmd, args] = pinned(core, argv);
-  const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
-  child.stdout?.resume();
-  return child;
-}
 
 /** The process doing the work: taskset execs node, so its pid is the child's. */
 const workerPid = (child: ChildProcess) => child.pid!;
@@ -142,23 +114,10 @@ const rowOf = (endpoint: string, bytes: number, run: Awaited<ReturnType<typeof m
 /** One suite: a fresh data directory (seeded at scale or not), the service, the raw server, stock Apollo. */
 async function runSuite(label: string, scale: boolean): Promise<Suite> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgw-bench-'));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    MARKET_DATA_PORT: String(PORT_A),
-    PREDICTION_PORT: String(PORT_B),
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-    // Quotas stay on; variant B's 60 a minute is lifted for the run, as an operator would.
-    PLAN_LIMITS: JSON.stringify({ prediction: { pro: { perMinute: null } } }),
-    ...(DISTRIBUTED
-      ? { DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test', REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/0' }
-      : {}),
-  };
+  // Quotas stay on; variant B's 60 a minute is lifted for the run, as an operator would.
+  const env = serviceEnv({ dataDir, ports: [PORT_A, PORT_B], distributed: DISTRIBUTED, planLimits: { prediction: { pro: { perMinute: null } } } });
   // The CLI creates the key (and the schema) before the service starts, as an operator would.
-  const created = spawnSync('node', [CLI, 'keys', 'create', '--plan', 'enterprise', '--prediction-plan', 'pro', '--name', 'bench', '--json'], { env, encoding: 'utf8' });
-  if (created.status !== 0) throw new Error(`keys create failed: ${created.stderr}`);
-  const { key, account_id: accountId } = JSON.parse(created.stdout) as { key: string; account_id: string };
+  const { key, accountId } = createBenchKey(env);
   let keys: string[] | undefined;
   if (scale) {
     const keysFile = path.join(dataDir, 'keys.txt');

@@ -3,6 +3,8 @@
  * feeds' poll counts, read from the pollers at scrape time (prom-client's `collect`). Served at
  * /metrics on both listeners; like /health it needs no key, so keep it on the internal network.
  */
+import { constants, PerformanceObserver } from 'node:perf_hooks';
+import v8 from 'node:v8';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { PollerStats } from '../upstream/poller.js';
 
@@ -23,6 +25,7 @@ export function createMetrics(): ServiceMetrics {
   const registry = new Registry();
   // Process figures (RSS, heap by space, GC pauses, event-loop lag, open handles), prefixed.
   collectDefaultMetrics({ register: registry, prefix: 'mgw_' });
+  watchHeapAfterGc(registry);
   let feeds: () => PollerStats[] = () => [];
   const perFeed = (name: string, help: string, labels: string[], fill: (g: Gauge<string>, s: PollerStats) => void) =>
     new Gauge({
@@ -78,4 +81,19 @@ export function createMetrics(): ServiceMetrics {
       feeds = stats;
     },
   };
+}
+
+/**
+ * The heap in use right after each major GC: what the process really holds, without the garbage
+ * waiting for collection. A leak shows as this figure climbing under steady load (npm run soak).
+ */
+function watchHeapAfterGc(registry: Registry): void {
+  const gauge = new Gauge({ name: 'mgw_heap_used_after_major_gc_bytes', help: 'V8 heap in use right after the latest major GC', registers: [registry] });
+  gauge.set(v8.getHeapStatistics().used_heap_size);
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if ((entry as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) gauge.set(v8.getHeapStatistics().used_heap_size);
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
 }
