@@ -1,0 +1,50 @@
+/**
+ * The service as an operator runs it: `market-gateway start` in a child process (from source), on
+ * ports of its choosing, read back from its "listening" log line. For tests of whole-process
+ * behaviour: signals, kill -9, restarts.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { REPO_ROOT } from './cli.js';
+
+export interface ChildService {
+  child: ChildProcess;
+  /** Base URLs of the two listeners, e.g. http://127.0.0.1:41234. */
+  a: string;
+  b: string;
+  output(): string;
+  /** Sends the signal and resolves with the exit code once the process is gone. */
+  stop(signal: NodeJS.Signals): Promise<number | null>;
+}
+
+export async function spawnService(env: Record<string, string>, timeoutMs = 20_000): Promise<ChildService> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'start'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, NODE_OPTIONS: '', NODE_ENV: 'production', LOG_LEVEL: 'info', MARKET_DATA_PORT: '0', PREDICTION_PORT: '0', ...env },
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += String(d)));
+  child.stderr!.on('data', (d) => (output += String(d)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const listening = await new Promise<{ marketData: string; prediction: string }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not listening within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const check = () => {
+      const line = output.split('\n').find((l) => l.includes('market-gateway listening'));
+      if (!line) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', check);
+      resolve(JSON.parse(line) as { marketData: string; prediction: string });
+    };
+    child.stdout!.on('data', check);
+    void exited.then((code) => reject(new Error(`exited with ${code} before listening:\n${output}`)));
+  });
+  return {
+    child,
+    a: new URL(listening.marketData).origin,
+    b: new URL(listening.prediction).origin,
+    output: () => output,
+    async stop(signal) {
+      child.kill(signal);
+      return exited;
+    },
+  };
+}
