@@ -4,8 +4,8 @@
  * is never touched. With REQUIRE_SERVICES=1 a missing Redis fails instead of skipping.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { Redis } from 'ioredis';
+import { freePort, waitForPort } from './ports.js';
 
 export const SHARED_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 const required = process.env.REQUIRE_SERVICES === '1';
@@ -22,31 +22,6 @@ export async function redisAvailable(): Promise<boolean> {
     return false;
   } finally {
     client.disconnect();
-  }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForPort(port: number, up: boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1');
-      socket.once('connect', () => (socket.destroy(), resolve(true)));
-      socket.once('error', () => resolve(false));
-    });
-    if (open === up) return;
-    if (Date.now() > deadline) throw new Error(`redis on ${port} did not go ${up ? 'up' : 'down'}`);
-    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
