@@ -48,6 +48,9 @@ const ENDPOINTS: Endpoint[] = [
   { name: '/graphql (B markets)', port: PORT_B, method: 'POST', path: '/graphql', body: JSON.stringify({ query: B_MARKETS_QUERY }), stockApollo: true },
 ];
 
+// BENCH_ONLY=markets measures only the endpoints whose name contains it (quicker comparisons).
+const SELECTED = ENDPOINTS.filter((e) => !process.env.BENCH_ONLY || e.name.includes(process.env.BENCH_ONLY));
+
 /** The raw server serves both variants from one port: the variant is the first path segment there. */
 const rawPath = (e: Endpoint) => `/${e.port === PORT_A ? 'a' : 'b'}${e.path}`;
 
@@ -153,7 +156,7 @@ async function runSuite(label: string, scale: boolean): Promise<Suite> {
 
     const rows: Row[] = [];
     const speedups: Suite['speedups'] = [];
-    for (const e of ENDPOINTS) {
+    for (const e of SELECTED) {
       const bytes = Buffer.from(bodies[`${e.method} ${rawPath(e)}`]!.base64, 'base64').length;
       const baseline = await load(e, PORT_RAW, key);
       const measured = await measure(e, e.port, key, workerPid(service));
@@ -163,7 +166,7 @@ async function runSuite(label: string, scale: boolean): Promise<Suite> {
         rows.push(rowOf(`${e.name}, stock Apollo`, bytes, stockRun, baseline));
         speedups.push({ endpoint: e.name, timesStockApollo: Number((measured.reqPerSec / stockRun.reqPerSec).toFixed(2)) });
       }
-      if (keys && e === ENDPOINTS[0]) {
+      if (keys && e === SELECTED[0]) {
         // Every request with another of the 100 000 keys: key lookups, then a full key cache and quota table.
         const many = await measure(e, e.port, key, workerPid(service), keys);
         rows.push(rowOf(`${e.name}, ${keys.length} keys in rotation`, bytes, many, baseline));

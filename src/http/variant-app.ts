@@ -37,6 +37,7 @@ export interface VariantAppOptions {
 const API_PREFIX = '/api/v1';
 const OPENAPI_PATH = '/api/v1/openapi.json';
 const GRAPHQL_PATH = '/graphql';
+const STARTED = Symbol('started');
 
 /** On every answer. No HSTS here: TLS ends at the load balancer, which should send it. */
 const SECURITY_HEADERS: [string, string][] = [
@@ -55,7 +56,17 @@ export function createVariantApp(options: VariantAppOptions): RequestListener {
   app.disable('x-powered-by');
   app.set('etag', false);
 
-  /** Request id, security headers, and per answer: its metrics, and a log line when the level logs it. */
+  /** Per answer, once it is sent: its metrics, and a log line when the level logs it. One function for all. */
+  function answered(this: ServerResponse & { [STARTED]?: number }): void {
+    const seconds = (performance.now() - this[STARTED]!) / 1000;
+    const url = this.req.url ?? '/';
+    const q = url.indexOf('?');
+    options.httpMetrics?.observe(variant, options.httpMetrics.routeOf(q < 0 ? url : url.slice(0, q)), this.statusCode, seconds);
+    if (!logger.isLevelEnabled('info')) return;
+    logger.info({ reqId: this.getHeader('X-Request-Id'), variant, method: this.req.method, url: redactUrl(url), status: this.statusCode, ms: Math.round(seconds * 1e5) / 100 }, 'request');
+  }
+
+  /** Request id and security headers on every answer; `answered` when it is sent. */
   function stamp(req: IncomingMessage, res: ServerResponse): void {
     const header = req.headers['x-request-id'];
     const id = typeof header === 'string' && /^[\w.-]{1,64}$/.test(header) ? header : randomUUID();
@@ -63,15 +74,8 @@ export function createVariantApp(options: VariantAppOptions): RequestListener {
     for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
     // The API answers JSON only; the two HTML pages (/docs, Sandbox on GET /graphql) load scripts.
     if (!isHtmlPage(req)) res.setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const url = req.url ?? '/';
-      const q = url.indexOf('?');
-      options.httpMetrics?.observe(variant, options.httpMetrics.routeOf(q < 0 ? url : url.slice(0, q)), res.statusCode, seconds);
-      if (!logger.isLevelEnabled('info')) return;
-      logger.info({ reqId: id, variant, method: req.method, url: redactUrl(url), status: res.statusCode, ms: Math.round(seconds * 1e5) / 100 }, 'request');
-    });
+    (res as ServerResponse & { [STARTED]?: number })[STARTED] = performance.now();
+    res.on('finish', answered); // each response is new: no need for once()'s wrapper
   }
 
   if (options.metrics) {
