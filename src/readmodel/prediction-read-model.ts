@@ -46,11 +46,17 @@ export class PredictionReadModel {
   version = 0;
 
   async load(repo: PredictionRepository, now: number): Promise<void> {
-    const [markets, history, alerts] = await Promise.all([
-      repo.listMarkets(),
-      repo.historySince(now - HISTORY_KEPT_MS),
-      repo.latestAlerts(ALERTS_KEPT),
-    ]);
+    const [markets, alerts] = await Promise.all([repo.listMarkets(), repo.latestAlerts(ALERTS_KEPT)]);
+    // The history arrives a page at a time into a map of its own; requests keep reading the old
+    // model until everything is in, then the swap below is one synchronous step.
+    const history = new Map<string, HourPoint[]>();
+    for await (const page of repo.historyPagesSince(now - HISTORY_KEPT_MS)) {
+      for (const { marketId, ...point } of page) {
+        const points = history.get(marketId);
+        if (points) points.push(point);
+        else history.set(marketId, [point]);
+      }
+    }
     // Loading replaces: an HTTP-only instance reloads on every change notice from the worker.
     this.metas.clear();
     this.markets.clear();
@@ -60,11 +66,7 @@ export class PredictionReadModel {
       this.metas.set(m.id, m);
       this.markets.set(m.id, m);
     }
-    for (const { marketId, ...point } of history) {
-      const points = this.history.get(marketId) ?? [];
-      points.push(point);
-      this.history.set(marketId, points);
-    }
+    for (const [marketId, points] of history) this.history.set(marketId, points);
     this.alerts = alerts;
     this.version++;
   }
