@@ -18,6 +18,6 @@ const principal = { keyId: 'stock', account };
 const server = new ApolloServer({ schema: service.schema });
 await startStandaloneServer(server, {
   listen: { port, host: '127.0.0.1' },
-  context: async () => ({ principal, services: service.services, loaders: createLoaders(service.services), responseHeaders: {} }),
+  context: async () => ({ principal, services: service.services, loaders: createLoaders(service.services), transport: 'graphql', responseHeaders: {} }),
 });
 console.log(`stock apollo on ${port}`);

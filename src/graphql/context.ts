@@ -24,6 +24,8 @@ export interface GraphQLContext {
   principal: Principal | null;
   services: GraphQLServices;
   loaders: Loaders;
+  /** Who is asking: /graphql, or a REST facade executing its operation in-process. */
+  transport: 'graphql' | 'rest';
   /** Rate-limit headers decided at the edge, for the HTTP response. */
   responseHeaders: Record<string, string>;
 }

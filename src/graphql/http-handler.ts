@@ -86,6 +86,7 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
     principal,
     services,
     loaders: createLoaders(services),
+    transport: 'graphql',
     responseHeaders: {},
   });
 

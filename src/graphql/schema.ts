@@ -4,6 +4,7 @@ import path from 'node:path';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
 import { packageRoot } from '../config/package-root.js';
+import { applyFieldRateLimits } from './field-rate-limits.js';
 import { resolvers } from './resolvers/index.js';
 
 export function loadTypeDefs(): string[] {
@@ -16,5 +17,5 @@ export function loadTypeDefs(): string[] {
 }
 
 export function createSchema(): GraphQLSchema {
-  return makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers: resolvers as never });
+  return applyFieldRateLimits(makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers: resolvers as never }));
 }

@@ -71,6 +71,7 @@ export function createFacadeHandler(options: FacadeOptions) {
       principal,
       services: options.services,
       loaders: createLoaders(options.services),
+      transport: 'rest',
       responseHeaders: {},
     };
     const result = await prepared.compiled.query(undefined, contextValue, prepared.route.variables(params) as Record<string, unknown>);

@@ -492,6 +492,16 @@ export type ResolversParentTypes = {
   Viewer: AccountModel;
 };
 
+export type RateLimitDirectiveArgs = {
+  arrayLengthField?: Maybe<Scalars['String']['input']>;
+  identityArgs?: Maybe<Array<Maybe<Scalars['String']['input']>>>;
+  max?: Maybe<Scalars['Int']['input']>;
+  message?: Maybe<Scalars['String']['input']>;
+  window?: Maybe<Scalars['String']['input']>;
+};
+
+export type RateLimitDirectiveResolver<Result, Parent, ContextType = GraphQLContext, Args = RateLimitDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
 export type RequiresPlanDirectiveArgs = {
   plan: PlanTier;
   product: Product;
@@ -697,5 +707,6 @@ export type Resolvers<ContextType = GraphQLContext> = {
 };
 
 export type DirectiveResolvers<ContextType = GraphQLContext> = {
+  rateLimit?: RateLimitDirectiveResolver<any, any, ContextType>;
   requiresPlan?: RequiresPlanDirectiveResolver<any, any, ContextType>;
 };
