@@ -8,7 +8,7 @@
 import { bearer, startTestService, type TestService } from '../support/service.js';
 import { canOwnPostgres, ownPostgres, type OwnedPostgres } from '../support/postgres-server.js';
 import { redisAvailable, SHARED_REDIS_URL } from '../support/redis.js';
-import { within } from '../support/wait.js';
+import { FAULT_PHASES, loadThroughFaults, summarize, unhandledRejections } from '../support/steady-load.js';
 
 const enabled = canOwnPostgres() && (await redisAvailable());
 const maybe = enabled ? it : it.skip;
@@ -16,12 +16,11 @@ const BOUND_MS = 2_500;
 
 let pg: OwnedPostgres;
 let t: TestService;
-const unhandled: unknown[] = [];
-const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+const unhandled = unhandledRejections();
 
 beforeAll(async () => {
   if (!enabled) return;
-  process.on('unhandledRejection', onUnhandled);
+  unhandled.start();
   pg = await ownPostgres();
   // The scale-out set-up: quotas in Redis, the rest in PostgreSQL.
   // Quotas stay on, with variant B's minute window lifted so the load is not refused.
@@ -30,83 +29,26 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   if (!enabled) return;
-  process.off('unhandledRejection', onUnhandled);
+  unhandled.stop();
   await t.close();
   await pg.destroy();
 });
 
-interface Answer {
-  phase: string;
-  what: string;
-  status: number;
-  ms: number;
-}
-
-/** Eight clients in a loop over read-model and database paths until stopped; every answer recorded. */
-function steadyLoad(key: string, phase: () => string) {
-  const answers: Answer[] = [];
-  let running = true;
-  const requests: [string, () => ReturnType<TestService['a']['get']>][] = [
-    ['A markets (read model)', () => t.a.get('/api/v1/markets?limit=5').set(bearer(key))],
-    ['B markets (read model)', () => t.b.get('/api/v1/markets').set(bearer(key))],
-    ['A alerts (database)', () => t.a.get('/api/v1/alerts').set(bearer(key))],
-    ['graphql viewer', () => t.a.post('/graphql').set(bearer(key)).send({ query: '{ viewer { accountId } }' })],
-  ];
-  const loops = Array.from({ length: 8 }, async (_, i) => {
-    for (let n = i; running; n++) {
-      const [what, send] = requests[n % requests.length]!;
-      const current = phase();
-      const started = Date.now();
-      const res = await send();
-      // An answer that straddles a change of phase belongs to neither.
-      answers.push({ phase: phase() === current ? current : 'transition', what, status: res.status, ms: Date.now() - started });
-      if (res.status >= 500 && res.status !== 503) throw new Error(`${what}: ${res.status} ${res.text}`);
-    }
-  });
-  return {
-    answers,
-    async stop() {
-      running = false;
-      await Promise.all(loops);
-    },
-  };
-}
-
 maybe('stopped, restarted, hung and resumed under load: bounded waits, documented answers, recovery', async () => {
   const { key } = await t.createKey('enterprise', 'pro');
-  let phase = 'healthy';
-  const load = steadyLoad(key, () => phase);
-  const of = (p: string) => load.answers.filter((a) => a.phase === p);
-  const settle = () => new Promise((r) => setTimeout(r, 1_500));
-  try {
-    await settle();
-
-    phase = 'stopped';
-    await pg.stop();
-    await settle();
-    phase = 'restarted';
-    await pg.start();
-    await within(15_000, async () => (await t.a.get('/api/v1/alerts').set(bearer(key))).status === 200);
-    await settle();
-
-    phase = 'hung';
-    pg.hang();
-    await settle();
-    await settle();
-    phase = 'resumed';
-    pg.resume();
-    await within(15_000, async () => (await t.a.get('/api/v1/alerts').set(bearer(key))).status === 200);
-    phase = 'after';
-    await settle();
-  } finally {
-    pg.resume();
-    await load.stop();
-  }
-
-  const summary = Object.fromEntries(
-    ['healthy', 'stopped', 'restarted', 'hung', 'resumed', 'after'].map((p) => [p, { answers: of(p).length, '503': of(p).filter((a) => a.status === 503).length, maxMs: Math.max(0, ...of(p).map((a) => a.ms)) }]),
+  const load = await loadThroughFaults(
+    pg,
+    [
+      ['A markets (read model)', () => t.a.get('/api/v1/markets?limit=5').set(bearer(key))],
+      ['B markets (read model)', () => t.b.get('/api/v1/markets').set(bearer(key))],
+      ['A alerts (database)', () => t.a.get('/api/v1/alerts').set(bearer(key))],
+      ['graphql viewer', () => t.a.post('/graphql').set(bearer(key)).send({ query: '{ viewer { accountId } }' })],
+    ],
+    async () => (await t.a.get('/api/v1/alerts').set(bearer(key))).status === 200,
   );
-  console.log(`PostgreSQL faults under load: ${JSON.stringify(summary)}`);
+  const of = load.of;
+
+  console.log(`PostgreSQL faults under load: ${JSON.stringify(summarize(load.answers, FAULT_PHASES))}`);
 
   // No request waited past the bound, in any phase.
   expect(load.answers.filter((a) => a.ms > BOUND_MS)).toEqual([]);
@@ -118,5 +60,5 @@ maybe('stopped, restarted, hung and resumed under load: bounded waits, documente
     expect(of(p).filter((a) => a.what.includes('database')).map((a) => a.status)).toContain(503);
     expect(of(p).filter((a) => ![200, 503].includes(a.status))).toEqual([]);
   }
-  expect(unhandled).toEqual([]);
+  expect(unhandled.seen).toEqual([]);
 }, 120_000);

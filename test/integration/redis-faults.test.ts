@@ -1,0 +1,64 @@
+/**
+ * Redis stopped, restarted, hung (SIGSTOP) and resumed under steady load, on a redis-server the
+ * test owns, with every request metered there. Documented behaviour (README, Scale-out): a
+ * metered request is a 503 in its envelope within the command bound, never admitted unmetered;
+ * what needs no quota keeps answering; recovery without a restart; nothing rejects unhandled.
+ */
+import { ENGINES, postgresAvailable } from '../support/engines.js';
+import { ownRedis, redisAvailable, type OwnedRedis } from '../support/redis.js';
+import { bearer, startTestService, type TestService } from '../support/service.js';
+import { FAULT_PHASES, loadThroughFaults, summarize, unhandledRejections } from '../support/steady-load.js';
+
+const enabled = (await redisAvailable()) && (await postgresAvailable());
+const maybe = enabled ? it : it.skip;
+const BOUND_MS = 1_000;
+const postgres = ENGINES.find((e) => e.name === 'postgres')!;
+
+let server: OwnedRedis;
+let target: Awaited<ReturnType<typeof postgres.setup>>;
+let t: TestService;
+const unhandled = unhandledRejections();
+
+beforeAll(async () => {
+  if (!enabled) return;
+  unhandled.start();
+  server = await ownRedis();
+  target = await postgres.setup();
+  // Limits out of reach but counted: every API request is metered in Redis.
+  const counted = { perMinute: 1_000_000_000, perDay: 1_000_000_000 };
+  const limits = JSON.stringify({ marketData: { pro: counted }, prediction: { pro: { perMinute: 1_000_000_000 } } });
+  t = await startTestService({ env: { ...target.env, REDIS_URL: server.url, PLAN_LIMITS: limits } });
+});
+afterAll(async () => {
+  if (!enabled) return;
+  unhandled.stop();
+  await t.close();
+  await server.stop();
+  await target.teardown();
+});
+
+maybe('stopped, restarted, hung and resumed under load: bounded waits, 503 for metered requests, recovery', async () => {
+  const { key } = await t.createKey('pro', 'pro');
+  const load = await loadThroughFaults(
+    { stop: () => server.stop(), start: () => server.start(), hang: () => server.pause(), resume: () => server.resume() },
+    [
+      ['A markets (metered)', () => t.a.get('/api/v1/markets?limit=5').set(bearer(key))],
+      ['B alerts (metered)', () => t.b.get('/api/v1/alerts').set(bearer(key))],
+      ['graphql markets (metered)', () => t.a.post('/graphql').set(bearer(key)).send({ query: '{ assetMarkets(limit: 2) { total } }' })],
+      ['openapi (not metered)', () => t.b.get('/api/v1/openapi.json')],
+    ],
+    async () => (await t.a.get('/api/v1/markets?limit=1').set(bearer(key))).status === 200,
+  );
+  const of = load.of;
+  console.log(`Redis faults under load: ${JSON.stringify(summarize(load.answers, FAULT_PHASES))}`);
+
+  expect(load.answers.filter((a) => a.ms > BOUND_MS)).toEqual([]);
+  for (const p of ['healthy', 'after']) expect(of(p).filter((a) => a.status !== 200)).toEqual([]);
+  for (const p of ['stopped', 'hung']) {
+    // Never admitted unmetered: a metered request is a 503 (or, on /graphql, its error), never a 200.
+    expect(of(p).filter((a) => a.what.includes('(metered)') && a.status === 200)).toEqual([]);
+    expect(of(p).filter((a) => a.what.includes('(metered)')).map((a) => a.status)).toContain(503);
+    expect(of(p).filter((a) => a.what.includes('not metered') && a.status !== 200)).toEqual([]);
+  }
+  expect(unhandled.seen).toEqual([]);
+}, 90_000);
