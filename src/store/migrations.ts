@@ -167,9 +167,14 @@ export async function migrateToLatest(db: Kysely<unknown>, engine: Engine): Prom
   const migrationTableSchema =
     engine === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
   const migrator = new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) {
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    const failed = results?.find((r) => r.status === 'Error');
+    if (!error && !failed) return;
+    // Kysely's introspection reads every schema's catalog; another schema of the same database
+    // dropped meanwhile makes it fail with "does not exist". On PostgreSQL the pending migrations
+    // run in one transaction and are recorded, so running again is safe.
+    if (engine === 'postgres' && attempt < 3 && /does not exist/.test(String(error))) continue;
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
   }
 }
