@@ -40,6 +40,7 @@ import { createFacadeHandler } from './rest/facade.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
 import { marketDataRoutes } from './rest/routes/market-data.js';
 import { predictionRoutes } from './rest/routes/prediction.js';
+import { coalescedReload } from './cluster/coalesced-reload.js';
 import { createChangeListener, createChangeNotifier } from './cluster/change-feed.js';
 import { createLeaderLease } from './cluster/leader-lease.js';
 import { createStore, openStore } from './store/index.js';
@@ -161,8 +162,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
     compiler: createOperationCompiler(schema, { validationRules: guards.validationRules, maxTokens: guards.parseOptions.maxTokens }),
     admission: admissionFor('A'),
     services,
-    formatError: createErrorFormatter({ degraded, logger }),
+    formatError: createErrorFormatter({ degraded, logger, suggestions: config.graphql.suggestions }),
     requests: metrics.graphqlRequests,
+    degraded,
     maxBodyBytes: 100 * 1024,
   });
 
@@ -230,7 +232,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
     },
   };
   const lease = pgUrl && role !== 'http' ? createLeaderLease({ databaseUrl: pgUrl, logger, onElected: jobs.start, onDemoted: jobs.stop }) : undefined;
-  // Instances that do not run the jobs reload what the one that does has written.
+  // Instances that do not run the jobs reload what the one that does has written, one reload of
+  // each kind at a time.
+  const reloadMarkets = coalescedReload(() => markets.load(jobsStore.markets));
+  const reloadPredictions = coalescedReload(() => predictions.load(jobsStore.prediction, now()));
   const changes =
     pgUrl && role !== 'worker'
       ? createChangeListener({
@@ -238,8 +243,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
           logger,
           onChange: async (kind) => {
             if (lease?.isLeader()) return;
-            if (kind === 'market-data') await markets.load(jobsStore.markets);
-            else await predictions.load(jobsStore.prediction, now());
+            if (kind === 'market-data') await reloadMarkets();
+            else await reloadPredictions();
           },
         })
       : undefined;

@@ -29,8 +29,9 @@ export interface OperationCompiler {
 }
 
 export interface OperationCompilerOptions {
-  /** Distinct query texts kept (default 1 000). */
+  /** Distinct query texts kept (default 1 000), and at most this many characters of them in all (default 4 M). */
   maxEntries?: number;
+  maxCharacters?: number;
   /** Extra validation rules and the parse limits Apollo applies, so both paths accept the same queries. */
   validationRules?: readonly ValidationRule[];
   maxTokens?: number;
@@ -46,7 +47,12 @@ export function createOperationCompiler(schema: GraphQLSchema, options: Operatio
   const fields = collectFieldRequirements(schema);
   const rules = [...specifiedRules, ...(options.validationRules ?? [])];
   // `false` remembers a text that Apollo must answer, so it is not parsed twice per request.
-  const cache = new LRUCache<string, CompiledOperation | false>({ max: options.maxEntries ?? 1_000 });
+  const cache = new LRUCache<string, CompiledOperation | false>({
+    max: options.maxEntries ?? 1_000,
+    // Bounded by size too: a thousand 100 KB texts must not pin 100 MB (a compiled query is a few KB).
+    maxSize: options.maxCharacters ?? 4_000_000,
+    sizeCalculation: (_value, key) => key.length + 2_000,
+  });
 
   function compile(text: string, operationName: string | undefined): CompiledOperation | false {
     let document: DocumentNode;
@@ -67,7 +73,7 @@ export function createOperationCompiler(schema: GraphQLSchema, options: Operatio
 
   return {
     get(text, operationName) {
-      const key = operationName === undefined ? text : `${operationName}\u0000${text}`;
+      const key = JSON.stringify([operationName ?? null, text]); // unambiguous, whatever the text holds
       let entry = cache.get(key);
       if (entry === undefined) cache.set(key, (entry = compile(text, operationName)));
       return entry || undefined;

@@ -43,7 +43,14 @@ export function applyFieldRateLimits(schema: GraphQLSchema): GraphQLSchema {
       const limit = getDirective(schema, field, 'rateLimit')?.[0] as RateLimitArgs | undefined;
       if (!limit) return field;
       const resolve = field.resolve ?? defaultFieldResolver;
-      const config = { max: limit.max ?? 60, window: limit.window ?? '60s', message: limit.message ?? `this field is limited to ${limit.max ?? 60} per ${limit.window ?? '60s'} per account; retry later` };
+      const config = {
+        max: limit.max ?? 60,
+        window: limit.window ?? '60s',
+        message: limit.message ?? `this field is limited to ${limit.max ?? 60} per ${limit.window ?? '60s'} per account; retry later`,
+        // Refused calls are not stored: the list per account stays at most `max` long, and a client
+        // that keeps retrying is let back in once its window has passed.
+        uncountRejected: true,
+      };
       field.resolve = async (parent, args, context: GraphQLContext, info) => {
         if (context.transport === 'graphql') {
           const refused = await limiter({ parent, args, context, info }, config);

@@ -11,6 +11,7 @@ import { getVariableValues, type GraphQLError, type GraphQLFormattedError, type 
 import getRawBody from 'raw-body';
 import { presentedKey } from '../auth/credentials.js';
 import type { Admission } from '../http/admission.js';
+import type { DegradedAnswers } from '../http/degraded.js';
 import { ApiError } from '../http/errors.js';
 import type { CompiledOperation, OperationCompiler } from './compiled-operations.js';
 import type { GraphQLContext, GraphQLServices } from './context.js';
@@ -24,6 +25,8 @@ export interface GraphQLHttpOptions {
   admission: Admission;
   services: GraphQLServices;
   formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
+  /** Where a dependency's failure becomes a logged, counted 503. */
+  degraded: DegradedAnswers;
   /** Counts which path answered each request. */
   requests?: { inc(labels: { path: 'compiled' | 'apollo' }): void };
   /** Largest accepted body; a larger one is refused with 413 before it is read whole. */
@@ -41,6 +44,10 @@ const isJson = (contentType: string | undefined) => {
   const type = contentType?.split(';', 1)[0]!.trim().toLowerCase() ?? '';
   return type === 'application/json' || type.endsWith('+json');
 };
+
+/** The fast path answers `application/json`; a client that asks for anything else gets Apollo's negotiation. */
+const wantsPlainJson = (accept: string | undefined) =>
+  accept === undefined || accept === '' || ((accept.includes('application/json') || accept.includes('*/*')) && !accept.includes('application/graphql-response+json'));
 
 function isPlainRequest(body: unknown): body is PlainRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
@@ -90,12 +97,17 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
     responseHeaders: {},
   });
 
-  /** As Apollo formats an error: a code always, then our formatter (D12 codes, nothing internal). */
+  /** As Apollo formats an error: a code always, `extensions.http` taken out, then our formatter. */
   function format(error: GraphQLError, code?: string): GraphQLFormattedError {
     const json = error.toJSON();
-    const formatted = { ...json, extensions: { ...json.extensions, code: code ?? json.extensions?.code ?? 'INTERNAL_SERVER_ERROR' } };
+    const { http: _http, ...extensions } = json.extensions ?? {};
+    const formatted = { ...json, extensions: { ...extensions, code: code ?? extensions.code ?? 'INTERNAL_SERVER_ERROR' } };
     return options.formatError(formatted, error);
   }
+
+  /** The HTTP status an error asks for (`extensions.http.status`), as Apollo reads it. */
+  const statusOf = (errors: readonly GraphQLError[]) =>
+    errors.map((e) => (e.extensions?.http as { status?: number } | undefined)?.status).find((s) => typeof s === 'number');
 
   function send(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string>): void {
     const bytes = Buffer.from(JSON.stringify(payload));
@@ -114,8 +126,10 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
       admission.authorize(principal, op.analysis.requirements, 'this operation');
       context = contextFor(principal);
       Object.assign(context.responseHeaders, await admission.meter(principal, op.analysis.requirements));
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
+    } catch (caught) {
+      // A dependency down during the key lookup or the quota: a GraphQL 503, as on Apollo's path.
+      const error = caught instanceof ApiError ? caught : options.degraded.answerFor('graphql', caught);
+      if (!error) throw caught;
       send(res, error.status, { errors: [format(toGraphQLError(error))] }, error.headers);
       return;
     }
@@ -130,7 +144,8 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
     }
     const result = await op.query.query(undefined, context, variables);
     if (!result.errors?.length) return send(res, 200, result, context.responseHeaders);
-    send(res, 200, { ...result, errors: result.errors.map((e) => format(e)) }, context.responseHeaders);
+    // A field refused by its own limit asks for 429, which Apollo would answer with too.
+    send(res, statusOf(result.errors) ?? 200, { ...result, errors: result.errors.map((e) => format(e)) }, context.responseHeaders);
   }
 
   /** Apollo's own answer, as its Express integration would give it. */
@@ -147,7 +162,8 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
         try {
           return contextFor(await principalOf(req));
         } catch (error) {
-          throw error instanceof ApiError ? toGraphQLError(error) : error;
+          const answer = error instanceof ApiError ? error : options.degraded.answerFor('graphql', error);
+          throw answer ? toGraphQLError(answer) : error;
         }
       },
     });
@@ -163,9 +179,19 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
 
   /** Throws an ApiError for an unreadable body; the listener answers it in the variant's envelope. */
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = await readBody(req, options.maxBodyBytes);
-    if (req.method === 'POST' && isPlainRequest(body)) {
-      const op = options.compiler.get(body.query, body.operationName ?? undefined);
+    let body: unknown;
+    try {
+      body = await readBody(req, options.maxBodyBytes);
+    } catch (error) {
+      // The rest of a refused body is never read: the connection cannot carry another request.
+      res.setHeader('Connection', 'close');
+      throw error;
+    }
+    // Compiling costs about a millisecond, so only a caller with a working key gets a text compiled;
+    // anyone else (no key, a bad one) is Apollo's, which answers them as before.
+    if (req.method === 'POST' && isPlainRequest(body) && req.headers.authorization && wantsPlainJson(req.headers.accept)) {
+      const known = await principalOf(req).catch(() => null);
+      const op = known ? options.compiler.get(body.query, body.operationName ?? undefined) : undefined;
       if (op) {
         options.requests?.inc({ path: 'compiled' });
         return runCompiled(req, res, op, body);

@@ -75,7 +75,17 @@ function edgePlugin(options: GraphQLServerOptions): ApolloServerPlugin<GraphQLCo
 }
 
 /** Apollo's formatError, also used by the compiled fast path so both answer alike. */
-export function createErrorFormatter(options: Pick<GraphQLServerOptions, 'degraded' | 'logger'>) {
+export function createErrorFormatter(options: Pick<GraphQLServerOptions, 'degraded' | 'logger'> & { suggestions?: boolean }) {
+  const format = formatGraphQLError(options);
+  if (options.suggestions !== false) return format;
+  // Masked here rather than by a plugin, so the compiled path's errors (variables) are masked too.
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const out = format(formatted, error);
+    return { ...out, message: out.message.replace(/ ?Did you mean .+\?/g, ' [Suggestion hidden]') };
+  };
+}
+
+function formatGraphQLError(options: Pick<GraphQLServerOptions, 'degraded' | 'logger'>) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = error instanceof GraphQLError ? error.originalError : undefined;
     if (original instanceof ApiError) {
@@ -120,7 +130,7 @@ export async function createGraphQLServer(options: GraphQLServerOptions): Promis
         ? ApolloServerPluginLandingPageProductionDefault({ footer: false })
         : ApolloServerPluginLandingPageLocalDefault({ embed: true, footer: false }),
     ],
-    formatError: createErrorFormatter(options),
+    formatError: createErrorFormatter({ ...options, suggestions: options.suggestions }),
   });
   await server.start();
   return server;

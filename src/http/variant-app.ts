@@ -59,7 +59,8 @@ export function createVariantApp(options: VariantAppOptions): RequestListener {
   /** Per answer, once it is sent: its metrics, and a log line when the level logs it. One function for all. */
   function answered(this: ServerResponse & { [STARTED]?: number }): void {
     const seconds = (performance.now() - this[STARTED]!) / 1000;
-    const url = this.req.url ?? '/';
+    // Express trims its mount prefix from req.url; originalUrl is what the client asked for.
+    const url = (this.req as IncomingMessage & { originalUrl?: string }).originalUrl ?? this.req.url ?? '/';
     const q = url.indexOf('?');
     options.httpMetrics?.observe(variant, options.httpMetrics.routeOf(q < 0 ? url : url.slice(0, q)), this.statusCode, seconds);
     if (!logger.isLevelEnabled('info')) return;

@@ -17,5 +17,16 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
 
 /** `/api/v1/markets?apikey=mgw_secret&x=1` -> `/api/v1/markets?apikey=[redacted]&x=1` */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&]apikey=)[^&#]*/gi, '$1[redacted]').replace(KEY_IN_TEXT, '[redacted]');
+  const masked = url.replace(/([?&]apikey=)[^&#]*/gi, '$1[redacted]').replace(KEY_IN_TEXT, '[redacted]');
+  // A percent-encoded name or key (`%61pikey=%6Dgw_…`) still authenticates: if the decoded query
+  // holds either, the whole query string goes.
+  let decoded = masked;
+  try {
+    decoded = decodeURIComponent(masked);
+  } catch {
+    /* a malformed escape: judge what is there */
+  }
+  if (!/apikey=[^&#[]|mgw_[A-Za-z0-9]{20,}/i.test(decoded)) return masked;
+  const q = masked.indexOf('?');
+  return q < 0 ? '[redacted]' : `${masked.slice(0, q)}?[redacted]`;
 }

@@ -19,7 +19,8 @@ async function answeredBy(): Promise<{ compiled: number; apollo: number }> {
   return { compiled: count('compiled'), apollo: count('apollo') };
 }
 
-async function bothWays(key: string | null, query: string, variables?: unknown, port: 'a' | 'b' = 'b') {
+/** A request without a working key is always Apollo's: only known callers get texts compiled. */
+async function bothWays(key: string | null, query: string, variables?: unknown, port: 'a' | 'b' = 'b', compiles = key !== null) {
   const send = (body: Record<string, unknown>) => {
     const req = t[port].post('/graphql').set('Content-Type', 'application/json');
     if (key) req.set(bearer(key));
@@ -29,7 +30,7 @@ async function bothWays(key: string | null, query: string, variables?: unknown, 
   const compiled = await send({ query, variables });
   const apollo = await send({ query, variables, extensions: {} });
   // Each path really answered one of the two: the comparison is not Apollo against itself.
-  expect(await answeredBy()).toEqual({ compiled: before.compiled + 1, apollo: before.apollo + 1 });
+  expect(await answeredBy()).toEqual(compiles ? { compiled: before.compiled + 1, apollo: before.apollo + 1 } : { compiled: before.compiled, apollo: before.apollo + 2 });
   return { compiled, apollo };
 }
 
@@ -71,6 +72,23 @@ describe('compiled and Apollo answers are the same', () => {
     expect(limited.compiled.status).toBe(429);
     expect(limited.compiled.body).toEqual(limited.apollo.body);
     expect(limited.compiled.headers['retry-after']).toBe(limited.apollo.headers['retry-after']);
+  });
+
+  it('a field refused by its own limit: the same 429 both ways', async () => {
+    const { key } = await t.createKey('enterprise', 'pro');
+    const briefs = `{ ${Array.from({ length: 15 }, (_, i) => `b${i}: morningBrief { date }`).join(' ')} }`;
+    for (let i = 0; i < 4; i++) await t.b.post('/graphql').set(bearer(key)).send({ query: briefs }); // 60, the limit
+    const { compiled, apollo } = await bothWays(key, '{ morningBrief { date } }');
+    expect(compiled.status).toBe(429);
+    expect(compiled.status).toBe(apollo.status);
+    expect(compiled.body).toEqual(apollo.body);
+    expect(JSON.stringify(compiled.body)).not.toMatch(/"http"/);
+  });
+
+  it('a client asking for another content type gets Apollo\'s negotiation', async () => {
+    const { key } = await t.createKey('enterprise', 'pro');
+    const res = await t.b.post('/graphql').set(bearer(key)).set('Accept', 'application/graphql-response+json').send({ query: '{ viewer { name } }' });
+    expect(res.headers['content-type']).toMatch(/^application\/graphql-response\+json/);
   });
 
   it('the compiled path spends the quota once per request, as Apollo does', async () => {

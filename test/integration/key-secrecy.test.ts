@@ -32,6 +32,8 @@ it('no plaintext key in the database, the logs or any answer', async () => {
       await t.a.get('/api/v1/brief?symbols=BTC/USD').set(bearer(key)),
       await t.a.get('/api/v1/alerts?status=nope').set(bearer(key)),
       await t.b.get(`/api/v1/markets?apikey=${key}`),
+      await t.b.get(`/api/v1/markets?%61pikey=%6D${key.slice(1)}`), // percent-encoded name and key
+      await t.a.get(`/api/v1?apikey=${key}`), // a path Express serves
       await t.b.get(`/api/v1/alerts?limit=0&apikey=${key}`),
       await t.b.get(`/api/v1/nope?apikey=${key}&APIKEY=${key}`),
       await t.b.post(`/api/v1/markets?apikey=${key}`),
