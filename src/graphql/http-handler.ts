@@ -118,11 +118,10 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
     res.end(bytes);
   }
 
-  async function runCompiled(req: IncomingMessage, res: ServerResponse, op: CompiledOperation, body: PlainRequest): Promise<void> {
+  /** Only for a caller whose key authenticated: the edge's remaining steps are plan and quota. */
+  async function runCompiled(res: ServerResponse, op: CompiledOperation, body: PlainRequest, principal: NonNullable<GraphQLContext['principal']>): Promise<void> {
     let context: GraphQLContext;
     try {
-      // No key at all: authenticate(undefined) throws the 401 of D3.
-      const principal = (await principalOf(req)) ?? (await admission.authenticate(undefined));
       admission.authorize(principal, op.analysis.requirements, 'this operation');
       context = contextFor(principal);
       Object.assign(context.responseHeaders, await admission.meter(principal, op.analysis.requirements));
@@ -190,11 +189,11 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
     // Compiling costs about a millisecond, so only a caller with a working key gets a text compiled;
     // anyone else (no key, a bad one) is Apollo's, which answers them as before.
     if (req.method === 'POST' && isPlainRequest(body) && req.headers.authorization && wantsPlainJson(req.headers.accept)) {
-      const known = await principalOf(req).catch(() => null);
-      const op = known ? options.compiler.get(body.query, body.operationName ?? undefined) : undefined;
-      if (op) {
+      const principal = await principalOf(req).catch(() => null);
+      const op = principal ? options.compiler.get(body.query, body.operationName ?? undefined) : undefined;
+      if (op && principal) {
         options.requests?.inc({ path: 'compiled' });
-        return runCompiled(req, res, op, body);
+        return runCompiled(res, op, body, principal);
       }
     }
     options.requests?.inc({ path: 'apollo' });
