@@ -154,15 +154,16 @@ export async function createService(config: Config, options: ServiceOptions = {}
 
   const services: GraphQLServices = { store, markets, briefs, predictions, morningBriefs, now };
   const schema = createSchema();
-  const guards = graphqlGuards({ suggestions: config.graphql.suggestions });
-  const apollo = await createGraphQLServer({ schema, guards, admission: admissionFor('A'), production: config.production, ...config.graphql, logger, degraded });
+  const guards = graphqlGuards();
+  const formatError = createErrorFormatter({ degraded, logger, suggestions: config.graphql.suggestions });
+  const apollo = await createGraphQLServer({ schema, guards, formatError, admission: admissionFor('A'), production: config.production, ...config.graphql, logger, degraded });
   const graphql = createGraphQLHttpHandler({
     server: apollo,
     schema,
     compiler: createOperationCompiler(schema, { validationRules: guards.validationRules, maxTokens: guards.parseOptions.maxTokens }),
     admission: admissionFor('A'),
     services,
-    formatError: createErrorFormatter({ degraded, logger, suggestions: config.graphql.suggestions }),
+    formatError,
     requests: metrics.graphqlRequests,
     degraded,
     maxBodyBytes: 100 * 1024,

@@ -1,8 +1,8 @@
 /**
  * Limits on what one GraphQL document may ask for, checked at parse and validation time, so an
  * abusive query is a 400 before any resolver runs (GraphQL Armor's rules, graphql-js's token cap).
- * Apollo and the compiled fast path apply the same ones. Field suggestions ("Did you mean …") are
- * masked where configured (GRAPHQL_SUGGESTIONS; off in production, where the schema is not advertised).
+ * Apollo and the compiled fast path apply the same ones. (Field suggestions are masked by the shared
+ * error formatter, server.ts, so both paths mask them alike.)
  */
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { ApolloServerPlugin } from '@apollo/server';
@@ -28,7 +28,7 @@ export interface GraphQLGuards {
   parseOptions: { maxTokens: number };
 }
 
-export function graphqlGuards(options: { suggestions: boolean }): GraphQLGuards {
+export function graphqlGuards(): GraphQLGuards {
   const armor = new ApolloArmor({
     maxDepth: { n: GRAPHQL_LIMITS.maxDepth },
     maxAliases: { n: GRAPHQL_LIMITS.maxAliases },
@@ -36,7 +36,7 @@ export function graphqlGuards(options: { suggestions: boolean }): GraphQLGuards 
     costLimit: { maxCost: GRAPHQL_LIMITS.maxCost },
     // graphql-js's own parser enforces the token cap (parseOptions): a clean 400 from Apollo.
     maxTokens: { enabled: false },
-    blockFieldSuggestion: { enabled: !options.suggestions },
+    blockFieldSuggestion: { enabled: false },
   });
   const { plugins, validationRules } = armor.protect();
   return {

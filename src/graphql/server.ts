@@ -21,6 +21,8 @@ import { analyzeOperation, collectFieldRequirements, type OperationAnalysis } fr
 const CLIENT_QUERY_ERRORS = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_REQUEST', 'OPERATION_RESOLUTION_FAILURE']);
 
 export interface GraphQLServerOptions {
+  /** The one error formatter, shared with the compiled path (createErrorFormatter). */
+  formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
   guards: GraphQLGuards;
   degraded: DegradedAnswers;
   schema: GraphQLSchema;
@@ -130,7 +132,7 @@ export async function createGraphQLServer(options: GraphQLServerOptions): Promis
         ? ApolloServerPluginLandingPageProductionDefault({ footer: false })
         : ApolloServerPluginLandingPageLocalDefault({ embed: true, footer: false }),
     ],
-    formatError: createErrorFormatter({ ...options, suggestions: options.suggestions }),
+    formatError: options.formatError,
   });
   await server.start();
   return server;

@@ -23,7 +23,7 @@ export const HTTP_LIMITS = {
 } as const;
 
 const CLIENT_ERRORS: Record<string, [ErrorStatus, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'request headers too large (at most 16 KB)'],
+  HPE_HEADER_OVERFLOW: [431, `request headers too large (at most ${HTTP_LIMITS.maxHeaderBytes / 1024} KB)`],
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'request not received in time'],
 };
 

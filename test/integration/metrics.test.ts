@@ -44,5 +44,8 @@ it('counts the movement alerts written, and exposes the process figures', async 
   expect(stored).toBeGreaterThan(0); // the demo backfill detects some at start
   expect(await sample('mgw_alerts_total{kind="movement"}')).toBe(stored);
   expect(await sample('mgw_process_resident_memory_bytes')).toBeGreaterThan(10 * 1024 * 1024);
-  expect(await sample('mgw_nodejs_eventloop_lag_p99_seconds')).toBeGreaterThanOrEqual(0);
+  const text = (await t.a.get('/metrics')).text;
+  for (const series of ['mgw_nodejs_eventloop_lag_p99_seconds', 'mgw_nodejs_active_handles_total', 'mgw_heap_used_after_major_gc_bytes']) {
+    expect(text).toMatch(new RegExp(`^${series} \\d`, 'm'));
+  }
 });
