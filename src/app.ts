@@ -2,7 +2,7 @@
  * The composition root: the only module that knows every part. It opens the store, loads the
  * read model, starts ingest, and wires the edge, the schema and the facades into two listeners.
  */
-import type { RequestListener, Server } from 'node:http';
+import type { RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
@@ -14,7 +14,7 @@ import { createMorningBriefService } from './brief/morning-briefs.js';
 import type { Config } from './config/config.js';
 import type { GraphQLServices } from './graphql/context.js';
 import { createSchema } from './graphql/schema.js';
-import { createHttpServer } from './http/http-server.js';
+import { createHttpServer, type DrainableServer } from './http/http-server.js';
 import type { Variant } from './rest/route-table.js';
 import { graphqlGuards } from './graphql/guards.js';
 import { createOperationCompiler } from './graphql/compiled-operations.js';
@@ -302,7 +302,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
 
 export type Service = Awaited<ReturnType<typeof createService>>;
 
-function listen(handler: RequestListener, variant: Variant, port: number, host: string): Promise<Server> {
+function listen(handler: RequestListener, variant: Variant, port: number, host: string): Promise<DrainableServer> {
   return new Promise((resolve, reject) => {
     const server = createHttpServer(handler, variant).listen(port, host);
     server.once('listening', () => resolve(server));
@@ -310,12 +310,6 @@ function listen(handler: RequestListener, variant: Variant, port: number, host: 
   });
 }
 
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeIdleConnections();
-  });
-}
 
 /**
  * `market-gateway start` (role `all`, the embedded default): both listeners and the jobs in one
@@ -345,7 +339,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     ...service,
     ports: { marketData: a, prediction: b },
     async stop(): Promise<void> {
-      await Promise.all(servers.map(closeServer));
+      await Promise.all(servers.map((server) => server.drain()));
       await service.close();
     },
   };

@@ -5,7 +5,7 @@
  * timeout outlives keep-alive. Errors node answers itself, before any handler runs (headers too
  * large, a malformed request, a request too slow), still get a JSON body in the variant's envelope.
  */
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { errorBody } from '../rest/envelope.js';
 import type { Variant } from '../rest/route-table.js';
@@ -37,7 +37,19 @@ function answerOnSocket(socket: Socket, variant: Variant, error: ApiError): void
   );
 }
 
-export function createHttpServer(handler: RequestListener, variant: Variant): Server {
+/** A listener that can be drained: see `drain`. */
+export type DrainableServer = Server & {
+  /**
+   * Stops accepting and lets requests in flight finish: their answers say `Connection: close`, so
+   * each connection ends after its answer instead of idling until the 65 s keep-alive timeout; idle
+   * connections go at once, and whatever is still open after `graceMs` is cut.
+   */
+  drain(graceMs?: number): Promise<void>;
+};
+
+export function createHttpServer(handler: RequestListener, variant: Variant): DrainableServer {
+  const inFlight = new Set<ServerResponse>();
+  let draining = false;
   const server = createServer(
     {
       maxHeaderSize: HTTP_LIMITS.maxHeaderBytes,
@@ -45,13 +57,29 @@ export function createHttpServer(handler: RequestListener, variant: Variant): Se
       headersTimeout: HTTP_LIMITS.headersTimeoutMs,
       requestTimeout: HTTP_LIMITS.requestTimeoutMs,
     },
-    handler,
-  );
+    (req, res) => {
+      if (draining) res.shouldKeepAlive = false;
+      inFlight.add(res);
+      res.once('close', () => inFlight.delete(res));
+      handler(req, res);
+    },
+  ) as DrainableServer;
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     // A reset or a half-sent request: nobody is listening for an answer.
     if (error.code === 'ECONNRESET' || error.code === 'EPIPE') return void socket.destroy();
     const [status, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'malformed HTTP request'];
     answerOnSocket(socket, variant, new ApiError(status, message));
   });
+  server.drain = (graceMs = 8_000) =>
+    new Promise<void>((resolve) => {
+      draining = true;
+      for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+      const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
+      server.close(() => {
+        clearTimeout(deadline);
+        resolve();
+      });
+      server.closeIdleConnections();
+    });
   return server;
 }

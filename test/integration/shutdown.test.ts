@@ -5,6 +5,8 @@
  */
 import { createPgSchema, postgresAvailable, tempDataDir } from '../support/engines.js';
 import { spawnService } from '../support/child-service.js';
+import { startChatServer } from '../support/chat-server.js';
+import { runCli } from '../support/cli.js';
 import { redisAvailable, SHARED_REDIS_URL } from '../support/redis.js';
 
 const distributed = (await postgresAvailable()) && (await redisAvailable());
@@ -33,5 +35,31 @@ it('embedded: exits 0 within 10 s of SIGTERM', async () => {
     expect(stoppedInMs).toBeLessThan(10_000);
   } finally {
     await schema.drop();
+  }
+}, 40_000);
+
+it('finishes a request in flight before it exits: SIGTERM during a slow brief still gets its 200', async () => {
+  // The day's first brief is written at the first request (BRIEF_HOUR_UTC is later today), by a
+  // model that never answers: the request takes the 1.5 s budget, then the built-in writer.
+  const model = await startChatServer([{ kind: 'hang' }]);
+  const env = { DATA_DIR: tempDataDir(), BRIEF_HOUR_UTC: '23', LLM_BASE_URL: model.baseUrl, LLM_TIMEOUT_MS: '1500' };
+  try {
+    const { key } = JSON.parse((await runCli(['keys', 'create', '--plan', 'pro', '--prediction-plan', 'pro', '--json'], env)).stdout) as { key: string };
+    const service = await spawnService(env);
+    // fetch keeps its connection alive after the answer, as a load balancer would.
+    const inFlight = fetch(`${service.b}/api/v1/brief`, { headers: { authorization: `Bearer ${key}` } });
+    await new Promise((r) => setTimeout(r, 300)); // the request is being served
+    const signalled = Date.now();
+    const stopping = service.stop('SIGTERM');
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { ok: boolean; brief: string }).brief.length).toBeGreaterThan(0);
+    expect(await stopping).toBe(0);
+    // Within the 10 s bound, not at the 65 s keep-alive timeout of the connection left open.
+    expect(Date.now() - signalled).toBeLessThan(10_000);
+    // And it stopped accepting: nothing listens any more.
+    await expect(fetch(`${service.b}/health`)).rejects.toThrow();
+  } finally {
+    await model.close();
   }
 }, 40_000);
