@@ -50,6 +50,10 @@ export type DrainableServer = Server & {
 export function createHttpServer(handler: RequestListener, variant: Variant): DrainableServer {
   const inFlight = new Set<ServerResponse>();
   let draining = false;
+  // One function for every response (no closure, no once() wrapper): this is the hot path.
+  function forget(this: ServerResponse): void {
+    inFlight.delete(this);
+  }
   const server = createServer(
     {
       maxHeaderSize: HTTP_LIMITS.maxHeaderBytes,
@@ -60,7 +64,7 @@ export function createHttpServer(handler: RequestListener, variant: Variant): Dr
     (req, res) => {
       if (draining) res.shouldKeepAlive = false;
       inFlight.add(res);
-      res.once('close', () => inFlight.delete(res));
+      res.on('close', forget);
       handler(req, res);
     },
   ) as DrainableServer;
