@@ -8,12 +8,16 @@ import type { PredictionMarketMeta, ProbabilityObservation } from '../domain/pre
 import type { UpstreamHttp } from './http.js';
 import type { ItemProblems } from './validate.js';
 
+/** Items a connector left out on purpose (not invalid), counted by reason (`unpriced`, ...). */
+export type SkippedItems = Record<string, number>;
+
 export interface MarketDataBatch {
   kind: 'market-data';
   markets: MarketMeta[];
   quotes: Quote[];
   candles: Candle[];
   problems: ItemProblems;
+  skipped: SkippedItems;
 }
 
 export interface PredictionBatch {
@@ -21,6 +25,12 @@ export interface PredictionBatch {
   markets: PredictionMarketMeta[];
   observations: ProbabilityObservation[];
   problems: ItemProblems;
+  skipped: SkippedItems;
+  /**
+   * True when the batch is the source's whole tracked universe (every page read): a market of
+   * this source absent from it has left the source's answer and is no longer ranked.
+   */
+  complete: boolean;
 }
 
 export type UpstreamBatch = MarketDataBatch | PredictionBatch;
@@ -31,6 +41,10 @@ export interface PollContext {
   now: number;
   /** True on the first successful poll since start: connectors fetch history (backfill) then. */
   backfill: boolean;
+  /** The source's polling interval: a paged connector spreads its pages over it. */
+  pollMs: number;
+  /** Waits between two requests of one poll; rejects when the poller stops. Tests pass one that does not wait. */
+  sleep(ms: number): Promise<void>;
 }
 
 export interface Connector<B extends UpstreamBatch = UpstreamBatch> {

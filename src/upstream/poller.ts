@@ -17,6 +17,7 @@ import {
   TaskCancelledError,
   wrap,
 } from 'cockatiel';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Connector, UpstreamBatch } from './connector.js';
 import { UpstreamError } from './errors.js';
@@ -114,6 +115,15 @@ export function createPoller(options: PollerOptions): Poller {
   /** When a rate limit asked us to wait: the next poll is not before this. */
   let notBefore = 0;
 
+  /** A wait between two requests of one poll, cut short (as a cancelled poll) by stop(). */
+  async function pause(ms: number): Promise<void> {
+    try {
+      await sleep(ms, undefined, { signal: abort.signal, ref: false });
+    } catch {
+      throw new TaskCancelledError('poller stopped');
+    }
+  }
+
   async function pollOnce(): Promise<void> {
     stats.polls++;
     const started = Date.now();
@@ -121,7 +131,7 @@ export function createPoller(options: PollerOptions): Poller {
       const batch = await policy.execute(({ signal }) => {
         // A retry that woke up after stop() makes no request.
         if (signal.aborted) throw new TaskCancelledError('poller stopped');
-        return connector.poll({ http, now: options.now(), backfill: !backfilled });
+        return connector.poll({ http, now: options.now(), backfill: !backfilled, pollMs: options.pollMs, sleep: pause });
       }, abort.signal);
       if (stopped) return;
       sinking = options.sink(batch);

@@ -26,6 +26,8 @@ const connector: Connector<PredictionBatch> = {
       markets: items.map((i) => ({ id: `testsource:${i.id}`, source: 'testsource', question: i.id, url: 'https://x.test', topic: null })),
       observations: items.map((i) => ({ marketId: `testsource:${i.id}`, prob: i.p, volume24h: 1, observedAt: now })),
       problems: { invalid: 0, examples: [] },
+      skipped: {},
+      complete: true,
     };
   },
 };

@@ -53,7 +53,7 @@ export function marketDataBatch(
   candles: Candle[],
   ...problems: ItemProblems[]
 ): MarketDataBatch {
-  return { kind: 'market-data', markets, quotes, candles, problems: mergeProblems(...problems) };
+  return { kind: 'market-data', markets, quotes, candles, problems: mergeProblems(...problems), skipped: {} };
 }
 
 /** Candles a poll sends: the whole history on backfill, else only the newest few (the open one and the last closed). */

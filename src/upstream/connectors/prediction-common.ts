@@ -1,7 +1,7 @@
 /** The batch a prediction connector builds from its mapped markets. */
 import type { PredictionMarketMeta, ProbabilityObservation } from '../../domain/prediction.js';
 import { roundProb } from '../../prediction/percent.js';
-import type { PredictionBatch } from '../connector.js';
+import type { PredictionBatch, SkippedItems } from '../connector.js';
 import type { ItemProblems } from '../validate.js';
 
 export interface MappedMarket {
@@ -11,7 +11,12 @@ export interface MappedMarket {
 }
 
 /** The batch of one poll: every observation stamped with the poll time, prob to 4 decimals, whole volumes. */
-export function predictionBatch(mapped: readonly MappedMarket[], now: number, problems: ItemProblems): PredictionBatch {
+export function predictionBatch(
+  mapped: readonly MappedMarket[],
+  now: number,
+  problems: ItemProblems,
+  { skipped = {}, complete = true }: { skipped?: SkippedItems; complete?: boolean } = {},
+): PredictionBatch {
   const seen = new Set<string>();
   const unique = mapped.filter((m) => !seen.has(m.meta.id) && seen.add(m.meta.id));
   return {
@@ -21,5 +26,7 @@ export function predictionBatch(mapped: readonly MappedMarket[], now: number, pr
       (m): ProbabilityObservation => ({ marketId: m.meta.id, prob: roundProb(m.prob), volume24h: Math.max(0, Math.round(m.volume24h)), observedAt: now }),
     ),
     problems,
+    skipped,
+    complete,
   };
 }
