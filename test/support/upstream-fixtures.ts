@@ -1,7 +1,8 @@
 /**
- * Recorded upstream payloads. The real recordings live in ../shared/fixtures/upstream (never
- * copied into this repository): tests that need them skip, saying why, where it is absent. Small
- * hand-made payloads in the same formats live in test/fixtures/handmade and run everywhere.
+ * Upstream payloads for connector tests. The full real recordings live in ../shared/fixtures/upstream:
+ * tests that need them whole skip, saying why, where it is absent. Trimmed excerpts of them live in
+ * test/fixtures/recorded (origin and date in its README) and small hand-made payloads in the same
+ * formats in test/fixtures/handmade; both run everywhere.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +12,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 export const SHARED_UPSTREAM = path.resolve(ROOT, '../shared/fixtures/upstream');
 /** Hand-written payloads in the upstreams' formats (invented values, see its README). */
 export const OWN_UPSTREAM = path.join(ROOT, 'test/fixtures/handmade');
+/** Trimmed excerpts of the real recordings (see its README). */
+export const RECORDED_UPSTREAM = path.join(ROOT, 'test/fixtures/recorded');
 
 export const sharedFixturesPresent = fs.existsSync(SHARED_UPSTREAM);
 if (!sharedFixturesPresent) {
@@ -25,3 +28,6 @@ export const sharedFixture = (relative: string): Buffer => fs.readFileSync(path.
 
 /** One of this repository's own small fixtures. */
 export const ownFixture = (relative: string): Buffer => fs.readFileSync(path.join(OWN_UPSTREAM, relative));
+
+/** A trimmed excerpt of a real recording, kept in this repository (e.g. `polymarket/gamma_movers_2026-01-10.json`). */
+export const recordedFixture = (relative: string): Buffer => fs.readFileSync(path.join(RECORDED_UPSTREAM, relative));
