@@ -23,6 +23,8 @@ export interface ProbabilityObservation {
   /** 24-hour volume in the platform's unit (USD, contracts, mana), >= 0. */
   volume24h: number;
   observedAt: number;
+  /** The platform's own 24-hour probability change, in points, where it reports one (unrounded). */
+  sourceMove24hPts?: number | null | undefined;
 }
 
 /** A market with its latest observation. */
@@ -30,6 +32,8 @@ export interface PredictionMarket extends PredictionMarketMeta {
   prob: number;
   volume24h: number;
   updatedAt: number;
+  /** The platform's own 24-hour move at the latest observation, in points; null where it reports none. */
+  sourceMove24hPts: number | null;
 }
 
 export interface MovementAlert {

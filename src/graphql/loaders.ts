@@ -40,7 +40,7 @@ export function createLoaders(services: GraphQLServices): Loaders {
       const stored = new Map((await services.store.prediction.marketsByIds(missing)).map((m) => [m.id, m]));
       return ids.map((id) => {
         const market = stored.get(id);
-        return scored.get(id) ?? (market ? { market, signal: 'wait' as const, move24hPts: null } : null);
+        return scored.get(id) ?? (market ? { market, signal: 'wait' as const, move24hPts: null, active: false } : null);
       });
     }),
   };

@@ -9,7 +9,7 @@ import type { MovementAlert, PredictionMarketMeta, ProbabilityObservation } from
 import { MovementDetector } from '../prediction/movement-detector.js';
 import type { PredictionBatch } from '../upstream/connector.js';
 import type { PredictionReadModel } from '../readmodel/prediction-read-model.js';
-import type { PredictionRepository } from '../store/prediction.js';
+import type { PredictionRepository, Sweep } from '../store/prediction.js';
 import { createSerialQueue } from './serial.js';
 import { createTicker } from './ticker.js';
 
@@ -45,9 +45,10 @@ export function createPredictionIngestRunner(options: PredictionIngestOptions) {
   const serial = createSerialQueue();
   let started = false;
 
-  async function ingest(observations: readonly ProbabilityObservation[]): Promise<MovementAlert[]> {
-    await repo.recordObservations(observations);
+  async function ingest(observations: readonly ProbabilityObservation[], sweep?: Sweep): Promise<MovementAlert[]> {
+    await repo.recordObservations(observations, sweep);
     readModel.applyObservations(observations);
+    if (sweep) readModel.applySweep(sweep.source, sweep.at);
     const { movements, changed } = detector.observe(observations);
     const alerts = movements.map((m) => ({ id: newId('mvmt'), question: readModel.get(m.marketId)?.question ?? m.marketId, ...m }));
     try {
@@ -70,8 +71,8 @@ export function createPredictionIngestRunner(options: PredictionIngestOptions) {
     await repo.pruneHistory(now - HISTORY_KEPT_MS);
   }
 
-  async function tickAt(now: number, observations: readonly ProbabilityObservation[]): Promise<void> {
-    const alerts = await ingest(observations);
+  async function tickAt(now: number, observations: readonly ProbabilityObservation[], sweep?: Sweep): Promise<void> {
+    const alerts = await ingest(observations, sweep);
     if (alerts.length > 0) logger.info({ alerts: alerts.length }, 'movement alerts detected');
     await prune(now);
   }
@@ -88,7 +89,12 @@ export function createPredictionIngestRunner(options: PredictionIngestOptions) {
       await repo.upsertMarkets(changed);
       readModel.applyMarkets(changed);
     }
-    await tickAt(options.now(), batch.observations);
+    // Only a complete answer says which markets the source no longer lists; a partial one (a rate
+    // limit or a failed page mid-way) leaves the markets it did not reach as they were.
+    if (!batch.complete) {
+      logger.warn({ source: batch.source, markets: batch.markets.length, reason: batch.problems.examples[0] }, 'source answered in part; markets not reached keep their last data');
+    }
+    await tickAt(options.now(), batch.observations, batch.complete ? { source: batch.source, at: batch.observedAt } : undefined);
   }
 
   async function loadBaselines(): Promise<void> {

@@ -17,6 +17,11 @@ export const wholePercentOf = (prob: number): number => Math.round(basisPoints(p
 
 /** D7: `delta_pts = new_pct - old_pct`, one decimal, halves away from zero (so -6.05 mirrors +6.05). */
 export function deltaPoints(oldPct: number, newPct: number): number {
-  const hundredths = Math.round(newPct * 100) - Math.round(oldPct * 100);
-  return (Math.sign(hundredths) * Math.round(Math.abs(hundredths) / 10)) / 10 || 0;
+  return tenthsOfHundredths(Math.round(newPct * 100) - Math.round(oldPct * 100));
 }
+
+/** A move in points (exact to hundredths, as platforms report it) to one decimal, like deltaPoints. */
+export const roundPoints = (points: number): number => tenthsOfHundredths(Math.round(points * 100));
+
+/** Whole hundredths of a point to one decimal, halves away from zero. */
+const tenthsOfHundredths = (hundredths: number): number => (Math.sign(hundredths) * Math.round(Math.abs(hundredths) / 10)) / 10 || 0;

@@ -5,7 +5,8 @@
  */
 import type { MovementAlert, PredictionMarket, PredictionMarketMeta, PredictionSignal, ProbabilityObservation } from '../domain/prediction.js';
 import { MOVEMENT_ALERTS_LIMIT } from '../domain/limits.js';
-import { deltaPoints, percentOf } from '../prediction/percent.js';
+import { deltaPoints, percentOf, roundPoints } from '../prediction/percent.js';
+import { distinctQuestions } from '../prediction/questions.js';
 import { scoreMarkets } from '../prediction/scoring.js';
 import type { PredictionRepository } from '../store/prediction.js';
 
@@ -21,6 +22,8 @@ export interface ScoredPredictionMarket {
   signal: PredictionSignal;
   /** Probability change over about 24 hours, in points; null when there is no history yet. */
   move24hPts: number | null;
+  /** Ranked now; false once the market left its platform's latest complete answer (closed, resolved, past the bound). */
+  active: boolean;
 }
 
 interface HourPoint {
@@ -41,12 +44,14 @@ export class PredictionReadModel {
   private readonly metas = new Map<string, PredictionMarketMeta>();
   private readonly markets = new Map<string, PredictionMarket>();
   private readonly history = new Map<string, HourPoint[]>();
+  /** Per live source, when its last complete answer was taken: older markets of it are not ranked. */
+  private readonly sweeps = new Map<string, number>();
   private alerts: MovementAlert[] = [];
   private ranked: { key: string; list: ScoredPredictionMarket[] } | undefined;
   version = 0;
 
   async load(repo: PredictionRepository, now: number): Promise<void> {
-    const [markets, alerts] = await Promise.all([repo.listMarkets(), repo.latestAlerts(ALERTS_KEPT)]);
+    const [markets, alerts, sweeps] = await Promise.all([repo.listMarkets(), repo.latestAlerts(ALERTS_KEPT), repo.listSweeps()]);
     // The history arrives a page at a time into a map of its own; requests keep reading the old
     // model until everything is in, then the swap below is one synchronous step.
     const history = new Map<string, HourPoint[]>();
@@ -61,6 +66,8 @@ export class PredictionReadModel {
     this.metas.clear();
     this.markets.clear();
     this.history.clear();
+    this.sweeps.clear();
+    for (const [source, at] of sweeps) this.sweeps.set(source, at);
     this.ranked = undefined;
     for (const m of markets) {
       this.metas.set(m.id, m);
@@ -86,11 +93,26 @@ export class PredictionReadModel {
       if (!meta) continue;
       const current = this.markets.get(o.marketId);
       if (!current || current.updatedAt <= o.observedAt) {
-        this.markets.set(o.marketId, { ...meta, prob: o.prob, volume24h: o.volume24h, updatedAt: o.observedAt });
+        this.markets.set(o.marketId, { ...meta, prob: o.prob, volume24h: o.volume24h, updatedAt: o.observedAt, sourceMove24hPts: o.sourceMove24hPts ?? null });
       }
       this.record(o);
     }
     this.version++;
+  }
+
+  /** A live source's complete answer was stored (with its observations): its absent markets leave the ranking. */
+  applySweep(source: string, at: number): void {
+    if ((this.sweeps.get(source) ?? -Infinity) >= at) return;
+    this.sweeps.set(source, at);
+    this.version++;
+  }
+
+  /**
+   * Ranked markets are the ones their source still lists: observed since the source's last complete
+   * answer (live sources), and within a day (a source that stopped being polled, the demo).
+   */
+  isActive(market: PredictionMarket, now: number): boolean {
+    return market.updatedAt >= now - STALE_AFTER_MS && market.updatedAt >= (this.sweeps.get(market.source) ?? -Infinity);
   }
 
   /** Newly stored alerts; the list stays newest first and bounded. */
@@ -124,21 +146,33 @@ export class PredictionReadModel {
   private rank(now: number): ScoredPredictionMarket[] {
     const key = `${this.version}|${Math.floor(now / HOUR_MS)}`;
     if (this.ranked?.key === key) return this.ranked.list;
-    // A market no feed has reported for a while has closed or left its platform's list: its last
-    // volume no longer says how active it is.
-    const markets = this.all()
-      .filter((m) => m.updatedAt >= now - STALE_AFTER_MS)
+    // A market its source no longer lists has closed or left the tracked set: its last volume no
+    // longer says how active it is.
+    const ranked = this.all()
+      .filter((m) => this.isActive(m, now))
       .sort(byActivity);
+    // Two platforms may ask the same question: the source tells them apart, else the id.
+    const questions = distinctQuestions(
+      ranked.map((m) => m.question),
+      [(i) => ranked[i]!.source, (i) => ranked[i]!.id],
+    );
+    const markets = ranked.map((m, i) => (questions[i] === m.question ? m : { ...m, question: questions[i]! }));
     const moves = markets.map((m) => this.move24h(m, now));
     const signals = scoreMarkets(markets.map((m, i) => ({ volume24h: m.volume24h, move24hPts: moves[i]! })));
-    const list = markets.map((market, i) => ({ market, signal: signals[i]!, move24hPts: moves[i]! }));
+    const list = markets.map((market, i) => ({ market, signal: signals[i]!, move24hPts: moves[i]!, active: true }));
     this.ranked = { key, list };
     return list;
   }
 
-  /** Change since the last hourly point at or before a day ago (or since the first point, for younger markets). */
+  /**
+   * The move over 24 hours: from the gateway's own hourly history once it reaches a day back (the
+   * change since the last point at or before a day ago); before that, the platform's own 24-hour
+   * move where it reports one; else the change since the first point, for younger markets.
+   */
   private move24h(market: PredictionMarket, now: number): number | null {
     const points = this.history.get(market.id);
+    const coversADay = points !== undefined && points.length > 0 && points[0]!.hourStart <= now - DAY_MS;
+    if (!coversADay && market.sourceMove24hPts !== null) return roundPoints(market.sourceMove24hPts);
     if (!points || points.length === 0) return null;
     let reference = points[0]!;
     for (const p of points) {

@@ -155,9 +155,29 @@ const quotaDays: Migration = {
   },
 };
 
+/**
+ * Live prediction sources: the platform's own 24-hour move per market, and when each source's last
+ * complete answer was taken (a market absent from it is no longer ranked).
+ */
+const predictionSweeps: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('prediction_markets').addColumn('source_move_24h', 'double precision').execute();
+    await db.schema
+      .createTable('prediction_sweeps')
+      .addColumn('source', 'text', (c) => c.primaryKey())
+      .addColumn('swept_at', 'bigint', (c) => c.notNull())
+      .execute();
+  },
+};
+
 /** Ordered by name; never edit a migration that has shipped, add a new one. */
 export function migrationsFor(engine: Engine): Record<string, Migration> {
-  return { '0001_initial': initial(engine), '0002_prediction': prediction(engine), '0003_quota_days': quotaDays };
+  return {
+    '0001_initial': initial(engine),
+    '0002_prediction': prediction(engine),
+    '0003_quota_days': quotaDays,
+    '0004_prediction_sweeps': predictionSweeps,
+  };
 }
 
 export async function migrateToLatest(db: Kysely<unknown>, engine: Engine): Promise<void> {

@@ -22,6 +22,12 @@ export interface HistoryPoint {
 
 type Baseline = MovementBaseline;
 
+/** A live source's complete answer, taken at `at`: its markets absent from it are no longer ranked. */
+export interface Sweep {
+  source: string;
+  at: number;
+}
+
 function toMarket(r: PredictionMarketsTable): PredictionMarket | undefined {
   if (r.prob === null || r.volume_24h === null || r.updated_at === null) return undefined;
   return {
@@ -33,6 +39,7 @@ function toMarket(r: PredictionMarketsTable): PredictionMarket | undefined {
     prob: r.prob,
     volume24h: r.volume_24h,
     updatedAt: r.updated_at,
+    sourceMove24hPts: r.source_move_24h,
   };
 }
 
@@ -88,14 +95,30 @@ export function createPredictionRepository(db: Kysely<Database>) {
       }
     },
 
-    /** Stores the latest reading per market (an older one never overwrites a newer) and the hourly history. */
-    async recordObservations(observations: readonly ProbabilityObservation[]): Promise<void> {
-      if (observations.length === 0) return;
+    /**
+     * Stores the latest reading per market (an older one never overwrites a newer) and the hourly
+     * history; with `sweep`, also that this was the source's complete answer, in the same
+     * transaction, so no reader sees the sweep (which unranks the absent) without its markets.
+     */
+    async recordObservations(observations: readonly ProbabilityObservation[], sweep?: Sweep): Promise<void> {
+      if (observations.length === 0 && !sweep) return;
       await db.transaction().execute(async (trx) => {
+        if (sweep) {
+          await trx
+            .insertInto('prediction_sweeps')
+            .values({ source: sweep.source, swept_at: sweep.at })
+            .onConflict((oc) =>
+              oc
+                .column('source')
+                .doUpdateSet((eb) => ({ swept_at: eb.ref('excluded.swept_at') }))
+                .where('prediction_sweeps.swept_at', '<', (eb) => eb.ref('excluded.swept_at')),
+            )
+            .execute();
+        }
         for (const o of latestPerMarket(observations)) {
           await trx
             .updateTable('prediction_markets')
-            .set({ prob: o.prob, volume_24h: o.volume24h, updated_at: o.observedAt })
+            .set({ prob: o.prob, volume_24h: o.volume24h, updated_at: o.observedAt, source_move_24h: o.sourceMove24hPts ?? null })
             .where('id', '=', o.marketId)
             .where((eb) => eb.or([eb('updated_at', 'is', null), eb('updated_at', '<=', o.observedAt)]))
             .execute();
@@ -162,6 +185,12 @@ export function createPredictionRepository(db: Kysely<Database>) {
         after = { marketId: last.market_id, hourStart: last.hour_start };
         if (rows.length < pageSize) return;
       }
+    },
+
+    /** Each live source's last complete answer, by source. */
+    async listSweeps(): Promise<Map<string, number>> {
+      const rows = await db.selectFrom('prediction_sweeps').selectAll().execute();
+      return new Map(rows.map((r) => [r.source, r.swept_at]));
     },
 
     async pruneHistory(before: number): Promise<void> {

@@ -75,6 +75,14 @@ export interface PredictionMarketsTable {
   prob: number | null;
   volume_24h: number | null;
   updated_at: number | null;
+  /** The platform's own 24-hour move at the latest observation, in points; null where it reports none. */
+  source_move_24h: number | null;
+}
+
+/** Per live prediction source, when its last complete answer (every page) was taken. */
+export interface PredictionSweepsTable {
+  source: string;
+  swept_at: number;
 }
 
 /** The last observation of each UTC hour, for movement over 24 hours. */
@@ -127,6 +135,7 @@ export interface Database {
   price_alerts: PriceAlertsTable;
   prediction_markets: PredictionMarketsTable;
   prediction_history: PredictionHistoryTable;
+  prediction_sweeps: PredictionSweepsTable;
   movement_baselines: MovementBaselinesTable;
   movement_alerts: MovementAlertsTable;
   morning_briefs: MorningBriefsTable;

@@ -22,6 +22,9 @@ export interface MarketDataBatch {
 
 export interface PredictionBatch {
   kind: 'prediction';
+  source: string;
+  /** The poll's time, which every observation of the batch carries. */
+  observedAt: number;
   markets: PredictionMarketMeta[];
   observations: ProbabilityObservation[];
   problems: ItemProblems;

@@ -23,6 +23,8 @@ const connector: Connector<PredictionBatch> = {
     const items = parseEnvelope('testsource', z.array(z.object({ id: z.string(), p: z.number() })), await http.json('/data'), 'list');
     return {
       kind: 'prediction',
+      source: 'testsource',
+      observedAt: now,
       markets: items.map((i) => ({ id: `testsource:${i.id}`, source: 'testsource', question: i.id, url: 'https://x.test', topic: null })),
       observations: items.map((i) => ({ marketId: `testsource:${i.id}`, prob: i.p, volume24h: 1, observedAt: now })),
       problems: { invalid: 0, examples: [] },

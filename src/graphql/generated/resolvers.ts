@@ -196,9 +196,11 @@ export type PlanTier =
 
 export type PredictionMarket = Market & {
   __typename?: 'PredictionMarket';
+  /** False once the market is no longer in its platform's latest complete answer (closed, resolved, or past the tracked bound): it is no longer ranked, and its numbers are the last known. */
+  active: Scalars['Boolean']['output'];
   /** `<source>:<upstream id>` */
   id: Scalars['ID']['output'];
-  /** Probability change over about 24 hours, in points; null before the market has history. */
+  /** Probability change over about 24 hours, in points: the gateway's own history once it covers a day, before that the platform's own 24-hour change where it reports one; null when neither exists yet. */
   move24hPts?: Maybe<Scalars['Float']['output']>;
   /** The question (same as `question`). */
   name: Scalars['String']['output'];
@@ -613,6 +615,7 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
 };
 
 export type PredictionMarketResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PredictionMarket'] = ResolversParentTypes['PredictionMarket']> = {
+  active?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   move24hPts?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;

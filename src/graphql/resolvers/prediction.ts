@@ -32,6 +32,7 @@ export const predictionResolvers: Resolvers = {
     volume24h: (s) => Math.round(s.market.volume24h),
     signal: (s) => s.signal,
     move24hPts: (s) => s.move24hPts,
+    active: (s) => s.active,
     updatedAt: (s) => s.market.updatedAt,
   },
 

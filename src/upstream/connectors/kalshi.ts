@@ -1,18 +1,24 @@
 /**
  * Kalshi's public market list (no key needed), both schemas: the legacy one with integer cents
  * (`last_price`, `yes_bid`, `volume_24h`) and the current one with decimal strings (`*_dollars`,
- * `*_fp`). The dollar/fp fields win when present. A market that has never traded and has no
- * two-sided quote has no probability yet: skipped, not invalid.
+ * `*_fp`); the dollar/fp fields win when present. It tracks every open market of the selected
+ * series and events (`KALSHI_SERIES`, `KALSHI_EVENTS`), or the open markets in Kalshi's own order
+ * when none is selected, a cursor page at a time up to the tracked bound. Multivariate combos
+ * (parlays the exchange mints by the thousand, never traded) are left out.
  */
 import { z } from 'zod';
-import type { Connector, PredictionBatch } from '../connector.js';
-import { mergeProblems, parseEnvelope, parseItems, type ItemProblems } from '../validate.js';
+import type { Connector, PollContext, PredictionBatch } from '../connector.js';
+import { UpstreamError } from '../errors.js';
+import { parseEnvelope, parseItems } from '../validate.js';
+import { countEach } from '../../prediction/questions.js';
 import { decimal } from './decimal.js';
-import { predictionBatch, type MappedMarket } from './prediction-common.js';
+import { pageGapMs, readPages, type PagedAnswer } from './pages.js';
+import { pointsOf, predictionBatch, priceFromBook, skip, type MappedMarket } from './prediction-common.js';
 
 export const KALSHI_SOURCE = 'kalshi';
-const PAGE_SIZE = 200;
-const MAX_PAGES = 3;
+/** Kalshi answers at most 1 000 markets a request. */
+const PAGE_SIZE = 1_000;
+export const KALSHI_MAX_MARKETS = 5_000;
 
 const optionalNumber = decimal.nullish();
 
@@ -23,8 +29,11 @@ const KalshiMarket = z.object({
   yes_sub_title: z.string().nullish(),
   status: z.string(),
   category: z.string().nullish(),
+  mve_collection_ticker: z.string().nullish(),
   last_price: optionalNumber,
   last_price_dollars: optionalNumber,
+  previous_price: optionalNumber,
+  previous_price_dollars: optionalNumber,
   yes_bid: optionalNumber,
   yes_bid_dollars: optionalNumber,
   yes_ask: optionalNumber,
@@ -41,55 +50,101 @@ const dollars = (decimal: number | null | undefined, cents: number | null | unde
   decimal ?? (cents === null || cents === undefined ? undefined : cents / 100);
 
 /** Last trade when there was one, else the middle of a two-sided quote. */
-export function kalshiProbability(m: KalshiMarket): number | undefined {
-  const last = dollars(m.last_price_dollars, m.last_price);
-  if (last !== undefined && last > 0 && last <= 1) return last;
-  const bid = dollars(m.yes_bid_dollars, m.yes_bid);
-  const ask = dollars(m.yes_ask_dollars, m.yes_ask);
-  if (bid !== undefined && ask !== undefined && bid > 0 && ask > 0 && ask <= 1) return (bid + ask) / 2;
-  return undefined;
+export const kalshiProbability = (m: KalshiMarket): number | undefined =>
+  priceFromBook({
+    last: dollars(m.last_price_dollars, m.last_price),
+    bid: dollars(m.yes_bid_dollars, m.yes_bid),
+    ask: dollars(m.yes_ask_dollars, m.yes_ask),
+  });
+
+/** The move since the last trade a day ago; none when there was no trade then (Kalshi sends 0). */
+function moveSinceYesterday(m: KalshiMarket, prob: number): number | null {
+  const previous = dollars(m.previous_price_dollars, m.previous_price);
+  return previous !== undefined && previous > 0 ? pointsOf(prob - previous) : null;
 }
 
-function question(m: KalshiMarket): string {
-  const sub = m.yes_sub_title?.trim();
-  return sub && !m.title.includes(sub) ? `${m.title} — ${sub}` : m.title;
+export interface KalshiSelection {
+  /** Series tickers (`KXNCAAMBGAME`): every open market of each. */
+  series?: readonly string[];
+  /** Event tickers (`KXNCAAMBGAME-26MAR19SIEDUKE`): every open market of each. */
+  events?: readonly string[];
+  maxMarkets?: number;
 }
 
-export function createKalshiConnector(): Connector<PredictionBatch> {
+export function createKalshiConnector({ series = [], events = [], maxMarkets = KALSHI_MAX_MARKETS }: KalshiSelection = {}): Connector<PredictionBatch> {
+  // One market list per selector; none selected: the whole open list.
+  const filters = [...series.map((s) => `&series_ticker=${encodeURIComponent(s)}`), ...events.map((e) => `&event_ticker=${encodeURIComponent(e)}`)];
+  const lists = filters.length > 0 ? filters : [''];
+
+  /** Every selected list in turn, one request at a time, the bound shared between them. */
+  async function readLists(context: PollContext): Promise<PagedAnswer<unknown>> {
+    const all: PagedAnswer<unknown> = { items: [], complete: true, requests: 0 };
+    for (const [i, filter] of lists.entries()) {
+      if (all.items.length >= maxMarkets) break;
+      if (i > 0) await context.sleep(pageGapMs(context.pollMs, maxMarkets, PAGE_SIZE));
+      let answer: PagedAnswer<unknown>;
+      try {
+        answer = await readPages(context, {
+          maxItems: maxMarkets - all.items.length,
+          pageSize: PAGE_SIZE,
+          gapMs: pageGapMs(context.pollMs, maxMarkets, PAGE_SIZE),
+          async fetch(cursor, limit) {
+            const query = `/trade-api/v2/markets?status=open&mve_filter=exclude&limit=${limit}${filter}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+            const body = parseEnvelope(KALSHI_SOURCE, Page, await context.http.json(query), 'the market page');
+            return { items: body.markets, next: body.cursor || null };
+          },
+        });
+      } catch (error) {
+        // The first list failing fails the poll; a later one keeps what the earlier ones gave.
+        if (i === 0 || !(error instanceof UpstreamError)) throw error;
+        return { ...all, complete: false, stoppedBy: `list ${i + 1}: ${error.message}` };
+      }
+      all.items.push(...answer.items);
+      all.requests += answer.requests;
+      if (!answer.complete) return { ...all, complete: false, ...(answer.stoppedBy ? { stoppedBy: answer.stoppedBy } : {}) };
+    }
+    return all;
+  }
+
   return {
     source: KALSHI_SOURCE,
     kind: 'prediction',
     pollMs: 60_000,
     defaultBaseUrl: 'https://api.elections.kalshi.com',
-    async poll({ http, now }) {
+    async poll(context) {
+      const answer = await readLists(context);
+      const parsed = parseItems(KalshiMarket, answer.items);
+      const { problems } = parsed;
+      if (answer.stoppedBy) problems.examples.unshift(answer.stoppedBy);
+      const skipped: Record<string, number> = {};
       const mapped: MappedMarket[] = [];
-      const problems: ItemProblems[] = [];
-      let cursor: string | null | undefined;
-      for (let page = 0; page < MAX_PAGES; page++) {
-        const query = `/trade-api/v2/markets?status=open&limit=${PAGE_SIZE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-        const body = parseEnvelope(KALSHI_SOURCE, Page, await http.json(query), 'the market page');
-        const parsed = parseItems(KalshiMarket, body.markets);
-        problems.push(parsed.problems);
-        for (const m of parsed.items) {
-          if (m.status !== 'active' && m.status !== 'open') continue;
+      // Counted before any is left out: "Siena at Duke Winner?" names Duke even when Siena's market is unpriced.
+      const titles = countEach(parsed.items.map((m) => `${m.event_ticker}|${m.title}`));
+      for (const m of parsed.items) {
+        if (m.status !== 'active' && m.status !== 'open') skip(skipped, 'closed');
+        else if (m.mve_collection_ticker) skip(skipped, 'combo');
+        else {
           const prob = kalshiProbability(m);
-          if (prob === undefined) continue;
-          mapped.push({
-            meta: {
-              id: `${KALSHI_SOURCE}:${m.ticker}`,
-              source: KALSHI_SOURCE,
-              question: question(m),
-              url: `https://kalshi.com/markets/${m.event_ticker.toLowerCase()}`,
-              topic: m.category?.toLowerCase() || null,
-            },
-            prob,
-            volume24h: m.volume_24h_fp ?? m.volume_24h ?? 0,
-          });
+          if (prob === undefined) skip(skipped, 'unpriced');
+          else {
+            mapped.push({
+              meta: {
+                id: `${KALSHI_SOURCE}:${m.ticker}`,
+                source: KALSHI_SOURCE,
+                question: m.title,
+                url: `https://kalshi.com/markets/${m.event_ticker.toLowerCase()}`,
+                topic: m.category?.toLowerCase() || null,
+              },
+              outcome: m.yes_sub_title,
+              titleShared: titles.get(`${m.event_ticker}|${m.title}`)! > 1,
+              prob,
+              volume24h: m.volume_24h_fp ?? m.volume_24h ?? 0,
+              move24hPts: moveSinceYesterday(m, prob),
+            });
+          }
         }
-        cursor = body.cursor;
-        if (!cursor) break;
       }
-      return predictionBatch(mapped, now, mergeProblems(...problems));
+      return predictionBatch(KALSHI_SOURCE, mapped, context.now, problems, { skipped, complete: answer.complete });
     },
   };
 }

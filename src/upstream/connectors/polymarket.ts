@@ -1,39 +1,48 @@
 /**
- * Polymarket, through its Gamma API: the open markets with the most 24-hour volume. The probability
- * of YES is the first price of `outcomePrices`, which Gamma sends as a JSON-encoded string.
+ * Polymarket, through its Gamma API: the open markets with the most 24-hour volume, read a page at a
+ * time (`limit`/`offset`) up to the tracked bound. The probability of YES is the first price of
+ * `outcomePrices` (Gamma's displayed price), which Gamma sends as a JSON-encoded string; its
+ * 24-hour move is `oneDayPriceChange` where Gamma reports one.
  */
 import { z } from 'zod';
 import type { Connector, PredictionBatch } from '../connector.js';
 import { parseEnvelope, parseItems } from '../validate.js';
 import { decimal, probability } from './decimal.js';
-import { predictionBatch } from './prediction-common.js';
+import { pageGapMs, readPages } from './pages.js';
+import { pointsOf, predictionBatch, skip } from './prediction-common.js';
 
 export const POLYMARKET_SOURCE = 'polymarket';
-const LIMIT = 100;
+/** Gamma answers at most 500 markets a request. */
+const PAGE_SIZE = 500;
+export const POLYMARKET_MAX_MARKETS = 1_000;
 
-/** `"[\"0.0025\", \"0.9975\"]"` -> 0.0025; anything else fails the item. */
-const firstOutcomePrice = z.string().transform((text, ctx) => {
-  let prices: unknown;
-  try {
-    prices = JSON.parse(text);
-  } catch {
-    ctx.addIssue({ code: 'custom', message: 'outcomePrices is not JSON' });
-    return z.NEVER;
-  }
-  const first = Array.isArray(prices) ? probability.safeParse(prices[0]) : undefined;
-  if (!first?.success) {
-    ctx.addIssue({ code: 'custom', message: 'outcomePrices has no first price in 0..1' });
-    return z.NEVER;
-  }
-  return first.data;
-});
+/** A JSON-encoded list inside a string (`"[\"0.0025\", \"0.9975\"]"`), its first element checked by `first`. */
+const firstOfEncodedList = <T extends z.ZodType>(what: string, first: T) =>
+  z.string().transform((text, ctx): z.output<T> => {
+    let list: unknown;
+    try {
+      list = JSON.parse(text);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: `${what} is not JSON` });
+      return z.NEVER;
+    }
+    const parsed = Array.isArray(list) ? first.safeParse(list[0]) : undefined;
+    if (!parsed?.success) {
+      ctx.addIssue({ code: 'custom', message: `${what} has no valid first element` });
+      return z.NEVER;
+    }
+    return parsed.data;
+  });
 
 const GammaMarket = z.object({
   id: z.union([z.string().min(1), z.number()]).transform(String),
   question: z.string().trim().min(1),
   slug: z.string().min(1),
-  outcomePrices: firstOutcomePrice,
+  outcomePrices: firstOfEncodedList('outcomePrices', probability),
+  /** The name of the first outcome: `Yes` for most markets, a team or a candidate for the others. */
+  outcomes: firstOfEncodedList('outcomes', z.string()).optional().catch(undefined),
   volume24hr: decimal.optional(),
+  oneDayPriceChange: decimal.optional().catch(undefined),
   active: z.boolean().optional(),
   closed: z.boolean().optional(),
   archived: z.boolean().optional(),
@@ -43,18 +52,35 @@ const GammaMarket = z.object({
     .optional(),
 });
 
-export function createPolymarketConnector(): Connector<PredictionBatch> {
+export function createPolymarketConnector({ maxMarkets = POLYMARKET_MAX_MARKETS }: { maxMarkets?: number } = {}): Connector<PredictionBatch> {
   return {
     source: POLYMARKET_SOURCE,
     kind: 'prediction',
     pollMs: 60_000,
     defaultBaseUrl: 'https://gamma-api.polymarket.com',
-    async poll({ http, now }) {
-      const body = await http.json(`/markets?active=true&closed=false&order=volume24hr&ascending=false&limit=${LIMIT}`);
-      const list = parseEnvelope(POLYMARKET_SOURCE, z.array(z.unknown()), body, 'the market list');
-      const { items, problems } = parseItems(GammaMarket, list);
-      const open = items.filter((m) => m.active !== false && m.closed !== true && m.archived !== true);
+    async poll(context) {
+      const { http, now } = context;
+      const answer = await readPages(context, {
+        maxItems: maxMarkets,
+        pageSize: PAGE_SIZE,
+        gapMs: pageGapMs(context.pollMs, maxMarkets, PAGE_SIZE),
+        async fetch(from, limit) {
+          const offset = Number(from ?? 0);
+          const body = await http.json(`/markets?active=true&closed=false&order=volume24hr&ascending=false&limit=${limit}&offset=${offset}`);
+          const items = parseEnvelope(POLYMARKET_SOURCE, z.array(z.unknown()), body, 'the market list');
+          return { items, next: items.length < limit ? null : String(offset + items.length) };
+        },
+      });
+      const { items, problems } = parseItems(GammaMarket, answer.items);
+      if (answer.stoppedBy) problems.examples.unshift(answer.stoppedBy);
+      const skipped: Record<string, number> = {};
+      const open = items.filter((m) => {
+        const closed = m.active === false || m.closed === true || m.archived === true;
+        if (closed) skip(skipped, 'closed');
+        return !closed;
+      });
       return predictionBatch(
+        POLYMARKET_SOURCE,
         open.map((m) => {
           const event = m.events?.[0];
           const eventSlug = event?.slug;
@@ -68,12 +94,15 @@ export function createPolymarketConnector(): Connector<PredictionBatch> {
               url: eventSlug ? `https://polymarket.com/event/${eventSlug}` : `https://polymarket.com/market/${m.slug}`,
               topic: topic?.toLowerCase() ?? null,
             },
+            outcome: m.outcomes,
             prob: m.outcomePrices,
             volume24h: m.volume24hr ?? 0,
+            move24hPts: m.oneDayPriceChange === undefined ? null : pointsOf(m.oneDayPriceChange),
           };
         }),
         now,
         problems,
+        { skipped, complete: answer.complete },
       );
     },
   };
