@@ -60,7 +60,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const logger = options.logger ?? createLogger(config.logLevel);
   const now = options.now ?? Date.now;
   const role = options.role ?? 'all';
-  const connectors = createConnectors(config.feeds.live);
+  const connectors = createConnectors(config.feeds.live, config.upstream);
 
   const store = createStore(await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   // Background work (ingest batches, read-model loads) may take longer than a request may wait: on

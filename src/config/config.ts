@@ -2,9 +2,16 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { PlanLimitOverridesSchema, resolvePlanLimits, type PlanLimitTable } from '../quota/plans.js';
-import { LIVE_SOURCES, parseFeeds, type FeedSelection, type LiveSource } from '../upstream/sources.js';
+import { LIVE_SOURCES, parseFeeds, PREDICTION_SOURCES, type FeedSelection, type LiveSource } from '../upstream/sources.js';
 
 const port = z.coerce.number().int().min(0).max(65_535);
+
+/** A comma list of tickers (`KXNCAAMBGAME,KXMARMAD`), upper case, blanks and repeats dropped. */
+const tickerList = z
+  .string()
+  .optional()
+  .transform((text) => [...new Set((text ?? '').split(',').map((t) => t.trim().toUpperCase()).filter(Boolean))])
+  .refine((list) => list.every((t) => /^[A-Z0-9._-]+$/.test(t)), 'a comma-separated list of Kalshi tickers (letters, digits, - . _)');
 
 const EnvSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -46,6 +53,8 @@ const EnvSchema = z.object({
   LLM_MODEL: z.string().min(1).default('gpt-4o-mini'),
   LLM_API_KEY: z.string().optional(),
   LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  KALSHI_SERIES: tickerList,
+  KALSHI_EVENTS: tickerList,
 });
 
 export interface Config {
@@ -57,7 +66,12 @@ export interface Config {
   redisUrl: string | undefined;
   planLimits: PlanLimitTable;
   feeds: FeedSelection;
-  upstream: { timeoutMs: number; sources: Record<LiveSource, { baseUrl?: string | undefined; pollMs?: number | undefined }> };
+  upstream: {
+    timeoutMs: number;
+    sources: Record<LiveSource, { baseUrl?: string | undefined; pollMs?: number | undefined; maxMarkets?: number | undefined }>;
+    /** Kalshi series and event tickers to track whole; none: Kalshi's open list up to the bound. */
+    kalshi: { series: string[]; events: string[] };
+  };
   demoSeed: number;
   demoTickMs: number;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
@@ -70,12 +84,13 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-/** `<SOURCE>_BASE_URL` and `<SOURCE>_POLL_MS` for every live source. */
+/** `<SOURCE>_BASE_URL` and `<SOURCE>_POLL_MS` for every live source; `<SOURCE>_MAX_MARKETS` for the paged prediction ones. */
 const SourceEnvSchema = z.object(
   Object.fromEntries(
     LIVE_SOURCES.flatMap((s) => [
       [`${s.toUpperCase()}_BASE_URL`, z.string().url().optional()],
       [`${s.toUpperCase()}_POLL_MS`, z.coerce.number().int().min(50).max(86_400_000).optional()],
+      ...((PREDICTION_SOURCES as readonly string[]).includes(s) ? [[`${s.toUpperCase()}_MAX_MARKETS`, z.coerce.number().int().min(1).max(100_000).optional()]] : []),
     ]),
   ) as Record<string, z.ZodOptional<z.ZodString> | z.ZodOptional<z.ZodNumber>>,
 );
@@ -94,7 +109,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const sources = Object.fromEntries(
     LIVE_SOURCES.map((s) => [
       s,
-      { baseUrl: sourceEnv[`${s.toUpperCase()}_BASE_URL`] as string | undefined, pollMs: sourceEnv[`${s.toUpperCase()}_POLL_MS`] as number | undefined },
+      {
+        baseUrl: sourceEnv[`${s.toUpperCase()}_BASE_URL`] as string | undefined,
+        pollMs: sourceEnv[`${s.toUpperCase()}_POLL_MS`] as number | undefined,
+        maxMarkets: sourceEnv[`${s.toUpperCase()}_MAX_MARKETS`] as number | undefined,
+      },
     ]),
   ) as Config['upstream']['sources'];
   return {
@@ -106,7 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     planLimits: resolvePlanLimits(e.PLAN_LIMITS),
     feeds,
-    upstream: { timeoutMs: e.UPSTREAM_TIMEOUT_MS, sources },
+    upstream: { timeoutMs: e.UPSTREAM_TIMEOUT_MS, sources, kalshi: { series: e.KALSHI_SERIES, events: e.KALSHI_EVENTS } },
     demoSeed: e.DEMO_SEED,
     demoTickMs: e.DEMO_TICK_MS,
     logLevel: e.LOG_LEVEL,

@@ -12,18 +12,26 @@ import type { LiveSource } from './sources.js';
 /** A market-data connector also says upfront which symbols it serves (the demo leaves them out). */
 export type AnyConnector = Connector & { readonly symbols?: readonly string[] };
 
-const FACTORIES: Record<LiveSource, () => AnyConnector> = {
+/** What the connectors take from configuration: tracked bounds, Kalshi's selection. */
+export interface ConnectorSettings {
+  sources: Partial<Record<LiveSource, { maxMarkets?: number | undefined }>>;
+  kalshi?: { series: readonly string[]; events: readonly string[] };
+}
+
+const FACTORIES: Record<LiveSource, (settings: ConnectorSettings) => AnyConnector> = {
   binance: () => createBinanceConnector(),
   kraken: () => createKrakenConnector(),
-  ecb: createEcbConnector,
+  ecb: () => createEcbConnector(),
   stocks: () => createStocksConnector(),
-  polymarket: createPolymarketConnector,
-  kalshi: createKalshiConnector,
-  manifold: createManifoldConnector,
+  polymarket: ({ sources }) => createPolymarketConnector(bound(sources.polymarket?.maxMarkets)),
+  kalshi: ({ sources, kalshi }) => createKalshiConnector({ ...kalshi, ...bound(sources.kalshi?.maxMarkets) }),
+  manifold: ({ sources }) => createManifoldConnector(bound(sources.manifold?.maxMarkets)),
 };
 
-export function createConnectors(sources: readonly LiveSource[]): AnyConnector[] {
-  return sources.map((source) => FACTORIES[source]());
+const bound = (maxMarkets: number | undefined) => (maxMarkets === undefined ? {} : { maxMarkets });
+
+export function createConnectors(sources: readonly LiveSource[], settings: ConnectorSettings): AnyConnector[] {
+  return sources.map((source) => FACTORIES[source](settings));
 }
 
 /** Every symbol the given market-data connectors serve. */

@@ -6,12 +6,12 @@ import { startUpstreamServer, type UpstreamRoute } from './upstream-server.js';
 export async function pollConnector<B extends UpstreamBatch>(
   connector: Connector<B>,
   routes: UpstreamRoute[],
-  context: { now: number; backfill?: boolean; timeoutMs?: number },
+  context: { now: number; backfill?: boolean; timeoutMs?: number; sleep?: (ms: number) => Promise<void> },
 ): Promise<{ batch: B; requests: URL[] }> {
   const server = await startUpstreamServer(routes);
   try {
     const http = createUpstreamHttp({ source: connector.source, baseUrl: server.baseUrl, timeoutMs: context.timeoutMs ?? 2_000 });
-    const batch = await connector.poll({ http, now: context.now, backfill: context.backfill ?? true, pollMs: connector.pollMs, sleep: async () => undefined });
+    const batch = await connector.poll({ http, now: context.now, backfill: context.backfill ?? true, pollMs: connector.pollMs, sleep: context.sleep ?? (async () => undefined) });
     return { batch, requests: server.requests };
   } finally {
     await server.close();

@@ -8,6 +8,7 @@ import { MovementDetector } from '../../src/prediction/movement-detector.js';
 import { createPolymarketConnector } from '../../src/upstream/connectors/polymarket.js';
 import { UpstreamError } from '../../src/upstream/errors.js';
 import { pollConnector } from '../support/connectors.js';
+import type { UpstreamRoute } from '../support/upstream-server.js';
 import { ownFixture, sharedFixture, withShared } from '../support/upstream-fixtures.js';
 
 interface RawGamma {
@@ -16,6 +17,7 @@ interface RawGamma {
   slug: string;
   outcomePrices: string;
   volume24hr?: number;
+  oneDayPriceChange?: number;
   active?: boolean;
   closed?: boolean;
   archived?: boolean;
@@ -29,6 +31,17 @@ const NOW = Date.UTC(2026, 0, 31, 18, 10);
 
 const connector = createPolymarketConnector();
 const route = (body: Buffer | string) => [{ path: '/markets', reply: { body } }];
+/** Gamma's paging over a list: `limit` items from `offset`. */
+const pagedRoute = (list: unknown[]): UpstreamRoute[] => [
+  {
+    path: '/markets',
+    reply: (url) => {
+      const offset = Number(url.searchParams.get('offset') ?? 0);
+      return { body: JSON.stringify(list.slice(offset, offset + Number(url.searchParams.get('limit')))) };
+    },
+  },
+];
+const PAGE = '/markets?active=true&closed=false&order=volume24hr&ascending=false';
 
 const readSnapshot = (file: string) => {
   const body = sharedFixture(file);
@@ -49,9 +62,13 @@ describe.each([SNAPSHOT_0110, SNAPSHOT_0131])('the real Gamma recording %s', (fi
   withShared('maps every market field by field', async () => {
     const { body, raw, takenAt } = readSnapshot(file);
     expect(Number.isFinite(takenAt)).toBe(true);
-    const { batch, requests } = await pollConnector(connector, route(body), { now: takenAt });
+    const { batch, requests } = await pollConnector(connector, pagedRoute(raw), { now: takenAt });
 
-    expect(requests.map((r) => r.pathname + r.search)).toEqual(['/markets?active=true&closed=false&order=volume24hr&ascending=false&limit=100']);
+    // Pages of 500 until one comes back short: 100 markets take one request, 500 take two.
+    const pages = Math.floor(raw.length / 500) + 1;
+    expect(requests.map((r) => r.pathname + r.search)).toEqual(Array.from({ length: pages }, (_, i) => `${PAGE}&limit=500&offset=${i * 500}`));
+    expect(batch.complete).toBe(true);
+    expect(batch.skipped).toEqual({});
     // All recorded markets are open, active and well formed: every one maps, none is invalid.
     expect(batch.kind).toBe('prediction');
     expect(batch.problems).toEqual({ invalid: 0, examples: [] });
@@ -71,8 +88,12 @@ describe.each([SNAPSHOT_0110, SNAPSHOT_0131])('the real Gamma recording %s', (fi
         prob: firstPriceBp(m) / 10_000,
         volume24h: Math.round(m.volume24hr ?? 0),
         observedAt: takenAt,
+        // Gamma's own 24-hour change, a fraction of 1, in points.
+        sourceMove24hPts: m.oneDayPriceChange === undefined ? null : Math.round(m.oneDayPriceChange * 10_000) / 100,
       });
     });
+    // About half the markets carry oneDayPriceChange; the others leave the move to our history.
+    expect(raw.some((m) => m.oneDayPriceChange === undefined) && raw.some((m) => m.oneDayPriceChange !== undefined)).toBe(true);
     // Some markets have no volume24hr at all: they read as 0, not as invalid.
     expect(raw.some((m) => m.volume24hr === undefined)).toBe(true);
   });
@@ -95,7 +116,7 @@ withShared('the 01-10 then 01-31 snapshots give exactly the 13 movements compute
   const detector = new MovementDetector();
   const movements = [];
   for (const snapshot of [first, second]) {
-    const { batch } = await pollConnector(connector, route(snapshot.body), { now: snapshot.takenAt });
+    const { batch } = await pollConnector(connector, pagedRoute(snapshot.raw), { now: snapshot.takenAt });
     movements.push(...detector.observe(batch.observations).movements);
   }
 
@@ -136,12 +157,13 @@ describe('hand-made Gamma fixture', () => {
       },
     ]);
     expect(batch.observations).toEqual([
-      { marketId: 'polymarket:910001', prob: 0.6235, volume24h: 15235, observedAt: NOW },
-      { marketId: 'polymarket:910002', prob: 0.1, volume24h: 0, observedAt: NOW },
-      { marketId: 'polymarket:910003', prob: 0, volume24h: 1235, observedAt: NOW },
+      { marketId: 'polymarket:910001', prob: 0.6235, volume24h: 15235, observedAt: NOW, sourceMove24hPts: null },
+      { marketId: 'polymarket:910002', prob: 0.1, volume24h: 0, observedAt: NOW, sourceMove24hPts: null },
+      { marketId: 'polymarket:910003', prob: 0, volume24h: 1235, observedAt: NOW, sourceMove24hPts: null },
     ]);
-    // Not JSON, an empty list, out of 0..1, not a number: four invalid; closed/archived/inactive are not invalid.
+    // Not JSON, an empty list, out of 0..1, not a number: four invalid; closed/archived/inactive are skipped, not invalid.
     expect(batch.problems.invalid).toBe(4);
+    expect(batch.skipped).toEqual({ closed: 3 });
     expect(batch.problems.examples[0]).toMatch(/^\[3\] outcomePrices/);
   });
 
@@ -160,7 +182,16 @@ describe('hand-made Gamma fixture', () => {
 
   it('an empty list is an empty batch', async () => {
     const { batch } = await pollConnector(connector, route('[]'), { now: NOW });
-    expect(batch).toEqual({ kind: 'prediction', markets: [], observations: [], problems: { invalid: 0, examples: [] } });
+    expect(batch).toEqual({
+      kind: 'prediction',
+      source: 'polymarket',
+      observedAt: NOW,
+      markets: [],
+      observations: [],
+      problems: { invalid: 0, examples: [] },
+      skipped: {},
+      complete: true,
+    });
   });
 
   it('takes the topic from the first event (category, else first tag label)', async () => {
@@ -176,5 +207,115 @@ describe('hand-made Gamma fixture', () => {
     const body = JSON.stringify([market('1', { category: 'Politics' }), market('2', { tags: [{ id: '2', label: 'Crypto', slug: 'crypto' }] })]);
     const { batch } = await pollConnector(connector, route(body), { now: NOW });
     expect(batch.markets.map((m) => m.topic?.toLowerCase())).toEqual(['politics', 'crypto']);
+  });
+});
+
+describe('paging through Gamma', () => {
+  /** `count` open markets, the most active first, priced 0.5 (ids from 1). */
+  const generated = (count: number) =>
+    Array.from({ length: count }, (_, i) => ({
+      id: String(i + 1),
+      question: `Generated market ${i + 1}?`,
+      slug: `g-${i + 1}`,
+      outcomes: '["Yes", "No"]',
+      outcomePrices: '["0.5", "0.5"]',
+      volume24hr: count - i,
+      active: true,
+      closed: false,
+    }));
+
+  it('reads pages of 500 one at a time up to the bound, waiting between pages to spread them over the poll interval', async () => {
+    const bounded = createPolymarketConnector({ maxMarkets: 1_200 });
+    const waits: number[] = [];
+    const list = generated(1_300);
+    const { batch, requests } = await pollConnector(
+      bounded,
+      [
+        {
+          path: '/markets',
+          reply: (url) => {
+            const offset = Number(url.searchParams.get('offset'));
+            return { body: JSON.stringify(list.slice(offset, offset + Number(url.searchParams.get('limit')))) };
+          },
+        },
+      ],
+      {
+        now: NOW,
+        sleep: async (ms) => void waits.push(ms),
+      },
+    );
+    expect(requests.map((r) => r.search)).toEqual([
+      `?active=true&closed=false&order=volume24hr&ascending=false&limit=500&offset=0`,
+      `?active=true&closed=false&order=volume24hr&ascending=false&limit=500&offset=500`,
+      `?active=true&closed=false&order=volume24hr&ascending=false&limit=200&offset=1000`,
+    ]);
+    // Three pages over half of the 60 s interval: 10 s apart.
+    expect(waits).toEqual([10_000, 10_000]);
+    expect(batch.observations).toHaveLength(1_200);
+    expect(batch.markets.at(-1)!.id).toBe('polymarket:1200');
+    expect(batch.complete).toBe(true);
+  });
+
+  it('keeps the pages read before a rate limit, marks the answer incomplete, and asks for no page after it', async () => {
+    const list = generated(1_000);
+    const { batch, requests } = await pollConnector(
+      connector,
+      [
+        {
+          path: '/markets',
+          reply: (url) =>
+            url.searchParams.get('offset') === '0'
+              ? { body: JSON.stringify(list.slice(0, 500)) }
+              : { status: 429, body: '{"error":"slow down"}', headers: { 'retry-after': '30' } },
+        },
+      ],
+      { now: NOW },
+    );
+    expect(requests).toHaveLength(2);
+    expect(batch.observations).toHaveLength(500);
+    expect(batch.complete).toBe(false);
+    expect(batch.problems.examples[0]).toMatch(/^page 2: polymarket: rate limited \(HTTP 429\)/);
+  });
+
+  it('fails the poll when the first page fails: there is nothing to go on', async () => {
+    const error = await pollConnector(connector, [{ path: '/markets', reply: { status: 503, body: 'busy' } }], { now: NOW }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ source: 'polymarket', failure: 'http' });
+  });
+});
+
+describe('what a Gamma market says beyond its price', () => {
+  const market = (fields: Record<string, unknown>) => ({
+    id: '1',
+    question: 'Lakers vs. Celtics',
+    slug: 'lakers-celtics',
+    outcomePrices: '["0.62", "0.38"]',
+    active: true,
+    closed: false,
+    ...fields,
+  });
+  const pollOne = async (fields: Record<string, unknown>) =>
+    (await pollConnector(connector, route(JSON.stringify([market(fields)])), { now: NOW })).batch;
+
+  it.each([
+    ['named outcomes: the first one, which the price is for', { outcomes: '["Lakers", "Celtics"]' }, 'Lakers vs. Celtics (Lakers)'],
+    ['Yes/No outcomes: the question as it is', { question: 'Will the Lakers win?', outcomes: '["Yes", "No"]' }, 'Will the Lakers win?'],
+    ['no outcomes field: the question as it is', {}, 'Lakers vs. Celtics'],
+    ['unreadable outcomes: the question as it is, the market kept', { outcomes: 'not json' }, 'Lakers vs. Celtics'],
+  ])('question with %s', async (_name, fields, question) => {
+    const batch = await pollOne(fields);
+    expect(batch.markets.map((m) => m.question)).toEqual([question]);
+    expect(batch.problems.invalid).toBe(0);
+  });
+
+  it.each([
+    [0.3245, 32.45],
+    [-0.0555, -5.55],
+    [0.0015, 0.15],
+  ])('oneDayPriceChange %p is a move of %p points', async (change, points) => {
+    const batch = await pollOne({ oneDayPriceChange: change });
+    expect(batch.observations[0]!.sourceMove24hPts).toBe(points);
   });
 });

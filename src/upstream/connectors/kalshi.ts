@@ -136,7 +136,7 @@ export function createKalshiConnector({ series = [], events = [], maxMarkets = K
                 topic: m.category?.toLowerCase() || null,
               },
               outcome: m.yes_sub_title,
-              titleShared: titles.get(`${m.event_ticker}|${m.title}`)! > 1,
+              titleNamesOthers: titles.get(`${m.event_ticker}|${m.title}`)! > 1,
               prob,
               volume24h: m.volume_24h_fp ?? m.volume_24h ?? 0,
               move24hPts: moveSinceYesterday(m, prob),

@@ -94,7 +94,9 @@ export function createPolymarketConnector({ maxMarkets = POLYMARKET_MAX_MARKETS 
               url: eventSlug ? `https://polymarket.com/event/${eventSlug}` : `https://polymarket.com/market/${m.slug}`,
               topic: topic?.toLowerCase() ?? null,
             },
+            // A market whose outcomes have names ("Lakers", "Celtics") prices the first: say which.
             outcome: m.outcomes,
+            titleNamesOthers: m.outcomes !== undefined && !/^yes$/i.test(m.outcomes),
             prob: m.outcomePrices,
             volume24h: m.volume24hr ?? 0,
             move24hPts: m.oneDayPriceChange === undefined ? null : pointsOf(m.oneDayPriceChange),

@@ -10,8 +10,11 @@ export interface MappedMarket {
   meta: PredictionMarketMeta;
   /** The name of the outcome that YES stands for, when the platform gives one (`Duke`, `Before Jul 1, 2026`). */
   outcome?: string | null | undefined;
-  /** Other markets of the platform's answer carry the same title, priced or not (one per outcome of an event). */
-  titleShared?: boolean | undefined;
+  /**
+   * The title names other outcomes too, so naming YES's is not enough: a game between two teams,
+   * or a title that other markets of the event share (one market per outcome).
+   */
+  titleNamesOthers?: boolean | undefined;
   prob: number;
   volume24h: number;
   /** The platform's own 24-hour move, in points, where it reports one. */
@@ -42,9 +45,9 @@ const upstreamId = (m: MappedMarket): string => m.meta.id.slice(m.meta.id.indexO
  */
 export function qualifyQuestions(mapped: readonly MappedMarket[]): MappedMarket[] {
   const titles = countEach(mapped.map((m) => m.meta.question));
-  const named = mapped.map(({ meta: { question }, outcome, titleShared }) => {
+  const named = mapped.map(({ meta: { question }, outcome, titleNamesOthers }) => {
     const name = outcome?.trim();
-    const qualify = name && !/^(yes|no)$/i.test(name) && (!mentions(question, name) || titleShared || titles.get(question)! > 1);
+    const qualify = name && !/^(yes|no)$/i.test(name) && (!mentions(question, name) || titleNamesOthers || titles.get(question)! > 1);
     return qualify ? `${question} (${name})` : question;
   });
   const questions = distinctQuestions(named, [(i) => upstreamId(mapped[i]!)]);
