@@ -154,7 +154,7 @@ export class PredictionReadModel {
     // Two platforms may ask the same question: the source tells them apart, else the id.
     const questions = distinctQuestions(
       ranked.map((m) => m.question),
-      [(i) => ranked[i]!.source, (i) => ranked[i]!.id],
+      [(i) => ranked[i]!.source, (i) => ranked[i]!.id.slice(ranked[i]!.source.length + 1)],
     );
     const markets = ranked.map((m, i) => (questions[i] === m.question ? m : { ...m, question: questions[i]! }));
     const moves = markets.map((m) => this.move24h(m, now));

@@ -70,4 +70,26 @@ describeOnEachEngine('prediction store', (suite) => {
     expect(await suite.store.prediction.getBrief('2026-11-22')).toEqual({ date: '2026-11-22', brief: 'first', writer: 'builtin', generatedAt: T0 });
     expect(await suite.store.prediction.getBrief('2026-11-23')).toBeUndefined();
   });
+
+  maybe("records a live source's complete answer with its observations, newest sweep kept, and the platform's own 24-hour move", async () => {
+    const live = (slug: string) => ({ ...meta(slug), id: `polymarket:${slug}`, source: 'polymarket' });
+    await suite.store.prediction.upsertMarkets([live('p1'), live('p2')]);
+    expect(await suite.store.prediction.listSweeps()).toEqual(new Map());
+    await suite.store.prediction.recordObservations(
+      [
+        { marketId: 'polymarket:p1', prob: 0.3, volume24h: 10, observedAt: T0, sourceMove24hPts: -23.45 },
+        { marketId: 'polymarket:p2', prob: 0.6, volume24h: 20, observedAt: T0, sourceMove24hPts: null },
+      ],
+      { source: 'polymarket', at: T0 },
+    );
+    // A later complete answer without p2, then a late, older one that must not move the sweep back.
+    await suite.store.prediction.recordObservations([{ marketId: 'polymarket:p1', prob: 0.31, volume24h: 11, observedAt: T0 + HOUR }], { source: 'polymarket', at: T0 + HOUR });
+    await suite.store.prediction.recordObservations([], { source: 'polymarket', at: T0 + 1 });
+    expect(await suite.store.prediction.listSweeps()).toEqual(new Map([['polymarket', T0 + HOUR]]));
+    const markets = await suite.store.prediction.marketsByIds(['polymarket:p1', 'polymarket:p2']);
+    expect(markets.find((m) => m.id === 'polymarket:p1')).toMatchObject({ prob: 0.31, updatedAt: T0 + HOUR, sourceMove24hPts: null });
+    expect(markets.find((m) => m.id === 'polymarket:p2')).toMatchObject({ prob: 0.6, updatedAt: T0, sourceMove24hPts: null });
+    await suite.store.prediction.recordObservations([{ marketId: 'polymarket:p2', prob: 0.62, volume24h: 20, observedAt: T0 + 2 * HOUR, sourceMove24hPts: 4.25 }]);
+    expect((await suite.store.prediction.marketsByIds(['polymarket:p2']))[0]).toMatchObject({ sourceMove24hPts: 4.25 });
+  });
 });
