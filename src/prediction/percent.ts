@@ -3,8 +3,11 @@
  * number of basis points, so rounding never trips on binary fractions (0.285 * 100 = 28.499…).
  */
 
-/** Probability as whole basis points (0.6234 -> 6234). */
-export const basisPoints = (prob: number): number => Math.round(prob * 10_000);
+/**
+ * Probability as whole basis points (0.6234 -> 6234), halves up. The 12-digit pass first removes
+ * the binary noise of the product (0.30265 * 10 000 is 3026.4999999999995), so a half rounds up.
+ */
+export const basisPoints = (prob: number): number => Math.round(withoutBinaryNoise(prob * 10_000));
 
 /** D7: at most 4 decimals. */
 export const roundProb = (prob: number): number => basisPoints(prob) / 10_000;
@@ -17,11 +20,15 @@ export const wholePercentOf = (prob: number): number => Math.round(basisPoints(p
 
 /** D7: `delta_pts = new_pct - old_pct`, one decimal, halves away from zero (so -6.05 mirrors +6.05). */
 export function deltaPoints(oldPct: number, newPct: number): number {
-  return tenthsOfHundredths(Math.round(newPct * 100) - Math.round(oldPct * 100));
+  const hundredths = Math.round(newPct * 100) - Math.round(oldPct * 100);
+  return (Math.sign(hundredths) * Math.round(Math.abs(hundredths) / 10)) / 10 || 0;
 }
 
-/** A move in points (exact to hundredths, as platforms report it) to one decimal, like deltaPoints. */
-export const roundPoints = (points: number): number => tenthsOfHundredths(Math.round(points * 100));
+/** A move in points, unrounded, to one decimal like deltaPoints (halves away from zero), in one step. */
+export function roundPoints(points: number): number {
+  return (Math.sign(points) * Math.round(withoutBinaryNoise(Math.abs(points) * 10))) / 10 || 0;
+}
 
-/** Whole hundredths of a point to one decimal, halves away from zero. */
-const tenthsOfHundredths = (hundredths: number): number => (Math.sign(hundredths) * Math.round(Math.abs(hundredths) / 10)) / 10 || 0;
+/** 12 significant digits: far below any digit a platform sends, far above a double's noise. */
+const withoutBinaryNoise = (value: number): number => Number(value.toPrecision(12));
+

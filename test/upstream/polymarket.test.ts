@@ -89,7 +89,7 @@ describe.each([SNAPSHOT_0110, SNAPSHOT_0131])('the real Gamma recording %s', (fi
         volume24h: Math.round(m.volume24hr ?? 0),
         observedAt: takenAt,
         // Gamma's own 24-hour change, a fraction of 1, in points.
-        sourceMove24hPts: m.oneDayPriceChange === undefined ? null : Math.round(m.oneDayPriceChange * 10_000) / 100,
+        sourceMove24hPts: m.oneDayPriceChange === undefined ? null : m.oneDayPriceChange * 100,
       });
     });
     // About half the markets carry oneDayPriceChange; the others leave the move to our history.
@@ -314,8 +314,8 @@ describe('what a Gamma market says beyond its price', () => {
     [0.3245, 32.45],
     [-0.0555, -5.55],
     [0.0015, 0.15],
-  ])('oneDayPriceChange %p is a move of %p points', async (change, points) => {
+  ])('oneDayPriceChange %p is a move of %p points, unrounded', async (change, points) => {
     const batch = await pollOne({ oneDayPriceChange: change });
-    expect(batch.observations[0]!.sourceMove24hPts).toBe(points);
+    expect(batch.observations[0]!.sourceMove24hPts).toBeCloseTo(points, 12);
   });
 });

@@ -21,8 +21,8 @@ export interface MappedMarket {
   move24hPts?: number | null | undefined;
 }
 
-/** A fraction of 1 (a price change of 0.3245) in probability points (32.45), exact to the source's 4 decimals. */
-export const pointsOf = (fraction: number): number => Math.round(fraction * 10_000) / 100;
+/** A price change as a fraction of 1 (0.3245) in probability points (32.45), unrounded: the edge rounds it once. */
+export const pointsOf = (fraction: number): number => fraction * 100;
 
 /**
  * Last trade when there was one; else the middle of a two-sided quote (a bid above 0 and an ask
