@@ -37,6 +37,8 @@ const EnvSchema = z.object({
   FEEDS: z.string().default('demo'),
   /** Per request to an upstream. */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** A fixed wait between two pages of a paged source's poll; unset: its pages spread over half its interval. */
+  UPSTREAM_PAGE_GAP_MS: z.coerce.number().int().min(0).max(600_000).optional(),
   DEMO_SEED: z.coerce.number().int().default(42),
   DEMO_TICK_MS: z.coerce.number().int().min(50).default(2_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -71,6 +73,7 @@ export interface Config {
     sources: Record<LiveSource, { baseUrl?: string | undefined; pollMs?: number | undefined; maxMarkets?: number | undefined }>;
     /** Kalshi series and event tickers to track whole; none: Kalshi's open list up to the bound. */
     kalshi: { series: string[]; events: string[] };
+    pageGapMs: number | undefined;
   };
   demoSeed: number;
   demoTickMs: number;
@@ -125,7 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     planLimits: resolvePlanLimits(e.PLAN_LIMITS),
     feeds,
-    upstream: { timeoutMs: e.UPSTREAM_TIMEOUT_MS, sources, kalshi: { series: e.KALSHI_SERIES, events: e.KALSHI_EVENTS } },
+    upstream: { timeoutMs: e.UPSTREAM_TIMEOUT_MS, sources, kalshi: { series: e.KALSHI_SERIES, events: e.KALSHI_EVENTS }, pageGapMs: e.UPSTREAM_PAGE_GAP_MS },
     demoSeed: e.DEMO_SEED,
     demoTickMs: e.DEMO_TICK_MS,
     logLevel: e.LOG_LEVEL,

@@ -1,5 +1,6 @@
 /** From the FEEDS selection to connector instances; the one place that knows every connector. */
 import type { Connector } from './connector.js';
+import type { Paging } from './connectors/pages.js';
 import { createBinanceConnector } from './connectors/binance.js';
 import { createEcbConnector } from './connectors/ecb.js';
 import { createKalshiConnector } from './connectors/kalshi.js';
@@ -16,6 +17,8 @@ export type AnyConnector = Connector & { readonly symbols?: readonly string[] };
 export interface ConnectorSettings {
   sources: Partial<Record<LiveSource, { maxMarkets?: number | undefined }>>;
   kalshi?: { series: readonly string[]; events: readonly string[] };
+  /** A fixed wait between the pages of one poll; unset: spread over the interval. */
+  pageGapMs?: number | undefined;
 }
 
 const FACTORIES: Record<LiveSource, (settings: ConnectorSettings) => AnyConnector> = {
@@ -23,12 +26,16 @@ const FACTORIES: Record<LiveSource, (settings: ConnectorSettings) => AnyConnecto
   kraken: () => createKrakenConnector(),
   ecb: () => createEcbConnector(),
   stocks: () => createStocksConnector(),
-  polymarket: ({ sources }) => createPolymarketConnector(bound(sources.polymarket?.maxMarkets)),
-  kalshi: ({ sources, kalshi }) => createKalshiConnector({ ...kalshi, ...bound(sources.kalshi?.maxMarkets) }),
-  manifold: ({ sources }) => createManifoldConnector(bound(sources.manifold?.maxMarkets)),
+  polymarket: (settings) => createPolymarketConnector(paging(settings, 'polymarket')),
+  kalshi: (settings) => createKalshiConnector({ ...settings.kalshi, ...paging(settings, 'kalshi') }),
+  manifold: (settings) => createManifoldConnector(paging(settings, 'manifold')),
 };
 
-const bound = (maxMarkets: number | undefined) => (maxMarkets === undefined ? {} : { maxMarkets });
+/** The source's bound and the page gap, where configured (the connectors' defaults otherwise). */
+function paging({ sources, pageGapMs }: ConnectorSettings, source: LiveSource): Paging {
+  const maxMarkets = sources[source]?.maxMarkets;
+  return { ...(maxMarkets === undefined ? {} : { maxMarkets }), pageGapMs };
+}
 
 export function createConnectors(sources: readonly LiveSource[], settings: ConnectorSettings): AnyConnector[] {
   return sources.map((source) => FACTORIES[source](settings));

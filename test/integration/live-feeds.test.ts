@@ -37,7 +37,7 @@ async function polymarketService(clock: TestClock, firstBody: Buffer | string) {
   upstream = await startUpstreamServer([{ path: '/markets', reply: { body: firstBody } }]);
   t = await startTestService({
     clock,
-    env: { FEEDS: 'polymarket', POLYMARKET_BASE_URL: upstream.baseUrl, POLYMARKET_POLL_MS: '3600000', UPSTREAM_TIMEOUT_MS: '500' },
+    env: { FEEDS: 'polymarket', POLYMARKET_BASE_URL: upstream.baseUrl, POLYMARKET_POLL_MS: '3600000', UPSTREAM_PAGE_GAP_MS: '0', UPSTREAM_TIMEOUT_MS: '500' },
   });
   const { key } = await t.createKey('free', 'pro');
   return { t, upstream, key };

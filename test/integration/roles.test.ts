@@ -22,7 +22,7 @@ describe('workers and HTTP instances sharing one database', () => {
     const t = await startTestService({
       role,
       clock: new TestClock(midMinute()),
-      env: { ...target.env, FEEDS: 'polymarket', POLYMARKET_BASE_URL: upstream.baseUrl, POLYMARKET_POLL_MS: '3600000' },
+      env: { ...target.env, FEEDS: 'polymarket', POLYMARKET_BASE_URL: upstream.baseUrl, POLYMARKET_POLL_MS: '3600000', UPSTREAM_PAGE_GAP_MS: '0' },
     });
     started.push(t);
     return t;

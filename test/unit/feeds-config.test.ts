@@ -30,7 +30,26 @@ describe('loadConfig', () => {
     expect(config.upstream.timeoutMs).toBe(10_000);
   });
 
+  it('reads the tracked bounds of the paged sources, Kalshi’s selection and a fixed page gap', () => {
+    const config = loadConfig({
+      POLYMARKET_MAX_MARKETS: '2000',
+      KALSHI_SERIES: ' kxncaambgame, KXMARMAD,,kxncaambgame ',
+      KALSHI_EVENTS: 'KXNCAAMBGAME-26MAR19SIEDUKE',
+      UPSTREAM_PAGE_GAP_MS: '0',
+    });
+    expect(config.upstream.sources.polymarket.maxMarkets).toBe(2_000);
+    expect(config.upstream.sources.manifold.maxMarkets).toBeUndefined();
+    expect(config.upstream.kalshi).toEqual({ series: ['KXNCAAMBGAME', 'KXMARMAD'], events: ['KXNCAAMBGAME-26MAR19SIEDUKE'] });
+    expect(config.upstream.pageGapMs).toBe(0);
+    // Unset: the connectors' own defaults, and the pages spread over the interval.
+    expect(loadConfig({}).upstream).toMatchObject({ kalshi: { series: [], events: [] }, pageGapMs: undefined });
+  });
+
   it.each([
+    [{ KALSHI_MAX_MARKETS: '0' }, /KALSHI_MAX_MARKETS/],
+    [{ MANIFOLD_MAX_MARKETS: 'all' }, /MANIFOLD_MAX_MARKETS/],
+    [{ KALSHI_SERIES: 'KXNCAAMBGAME;DROP TABLE' }, /KALSHI_SERIES: a comma-separated list of Kalshi tickers/],
+    [{ UPSTREAM_PAGE_GAP_MS: '-1' }, /UPSTREAM_PAGE_GAP_MS/],
     [{ FEEDS: 'nasdaq' }, /FEEDS: unknown feed "nasdaq"/],
     [{ BINANCE_BASE_URL: 'not a url' }, /BINANCE_BASE_URL/],
     [{ POLYMARKET_POLL_MS: '-5' }, /POLYMARKET_POLL_MS/],

@@ -12,7 +12,7 @@ import { UpstreamError } from '../errors.js';
 import { parseEnvelope, parseItems } from '../validate.js';
 import { countEach } from '../../prediction/questions.js';
 import { decimal } from './decimal.js';
-import { pageGapMs, readPages, type PagedAnswer } from './pages.js';
+import { pageGapMs, readPages, type PagedAnswer, type Paging } from './pages.js';
 import { pointsOf, predictionBatch, priceFromBook, skip, type MappedMarket } from './prediction-common.js';
 
 export const KALSHI_SOURCE = 'kalshi';
@@ -63,15 +63,14 @@ function moveSinceYesterday(m: KalshiMarket, prob: number): number | null {
   return previous !== undefined && previous > 0 ? pointsOf(prob - previous) : null;
 }
 
-export interface KalshiSelection {
+export interface KalshiSelection extends Paging {
   /** Series tickers (`KXNCAAMBGAME`): every open market of each. */
   series?: readonly string[];
   /** Event tickers (`KXNCAAMBGAME-26MAR19SIEDUKE`): every open market of each. */
   events?: readonly string[];
-  maxMarkets?: number;
 }
 
-export function createKalshiConnector({ series = [], events = [], maxMarkets = KALSHI_MAX_MARKETS }: KalshiSelection = {}): Connector<PredictionBatch> {
+export function createKalshiConnector({ series = [], events = [], maxMarkets = KALSHI_MAX_MARKETS, pageGapMs: configuredGap }: KalshiSelection = {}): Connector<PredictionBatch> {
   // One market list per selector; none selected: the whole open list.
   const filters = [...series.map((s) => `&series_ticker=${encodeURIComponent(s)}`), ...events.map((e) => `&event_ticker=${encodeURIComponent(e)}`)];
   const lists = filters.length > 0 ? filters : [''];
@@ -79,15 +78,16 @@ export function createKalshiConnector({ series = [], events = [], maxMarkets = K
   /** Every selected list in turn, one request at a time, the bound shared between them. */
   async function readLists(context: PollContext): Promise<PagedAnswer<unknown>> {
     const all: PagedAnswer<unknown> = { items: [], complete: true, requests: 0 };
+    const gapMs = pageGapMs(context.pollMs, maxMarkets, PAGE_SIZE, configuredGap);
     for (const [i, filter] of lists.entries()) {
       if (all.items.length >= maxMarkets) break;
-      if (i > 0) await context.sleep(pageGapMs(context.pollMs, maxMarkets, PAGE_SIZE));
+      if (i > 0) await context.sleep(gapMs);
       let answer: PagedAnswer<unknown>;
       try {
         answer = await readPages(context, {
           maxItems: maxMarkets - all.items.length,
           pageSize: PAGE_SIZE,
-          gapMs: pageGapMs(context.pollMs, maxMarkets, PAGE_SIZE),
+          gapMs,
           async fetch(cursor, limit) {
             const query = `/trade-api/v2/markets?status=open&mve_filter=exclude&limit=${limit}${filter}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
             const body = parseEnvelope(KALSHI_SOURCE, Page, await context.http.json(query), 'the market page');

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Connector, PredictionBatch } from '../connector.js';
 import { parseEnvelope, parseItems } from '../validate.js';
 import { decimal, probability } from './decimal.js';
-import { pageGapMs, readPages } from './pages.js';
+import { pageGapMs, readPages, type Paging } from './pages.js';
 import { predictionBatch, skip } from './prediction-common.js';
 
 export const MANIFOLD_SOURCE = 'manifold';
@@ -31,7 +31,7 @@ const idOf = (item: unknown): string | undefined => {
   return typeof id === 'string' ? id : undefined;
 };
 
-export function createManifoldConnector({ maxMarkets = MANIFOLD_MAX_MARKETS }: { maxMarkets?: number } = {}): Connector<PredictionBatch> {
+export function createManifoldConnector({ maxMarkets = MANIFOLD_MAX_MARKETS, pageGapMs: configuredGap }: Paging = {}): Connector<PredictionBatch> {
   return {
     source: MANIFOLD_SOURCE,
     kind: 'prediction',
@@ -42,7 +42,7 @@ export function createManifoldConnector({ maxMarkets = MANIFOLD_MAX_MARKETS }: {
       const answer = await readPages(context, {
         maxItems: maxMarkets,
         pageSize: PAGE_SIZE,
-        gapMs: pageGapMs(context.pollMs, maxMarkets, PAGE_SIZE),
+        gapMs: pageGapMs(context.pollMs, maxMarkets, PAGE_SIZE, configuredGap),
         async fetch(before, limit) {
           const body = await http.json(`/v0/markets?limit=${limit}${before ? `&before=${encodeURIComponent(before)}` : ''}`);
           const items = parseEnvelope(MANIFOLD_SOURCE, z.array(z.unknown()), body, 'the market list');

@@ -32,9 +32,16 @@ export interface PageReading<T> {
   fetch(from: string | null, limit: number): Promise<Page<T>>;
 }
 
-/** The wait between pages that spreads `pages` over half the poll interval, leaving the rest for slow answers. */
-export const pageGapMs = (pollMs: number, maxItems: number, pageSize: number): number =>
-  Math.floor(pollMs / (2 * Math.max(1, Math.ceil(maxItems / pageSize))));
+/** How a paged connector spaces its pages: a fixed wait (UPSTREAM_PAGE_GAP_MS), else spread over the interval. */
+export interface Paging {
+  maxMarkets?: number;
+  /** A fixed wait between two pages, in ms; unset: the bound's pages spread over half the poll interval. */
+  pageGapMs?: number | undefined;
+}
+
+/** The wait between pages: the configured one, or the bound's pages spread over half the poll interval (the rest is for slow answers). */
+export const pageGapMs = (pollMs: number, maxItems: number, pageSize: number, configured?: number): number =>
+  configured ?? Math.floor(pollMs / (2 * Math.max(1, Math.ceil(maxItems / pageSize))));
 
 export async function readPages<T>(context: PollContext, reading: PageReading<T>): Promise<PagedAnswer<T>> {
   const items: T[] = [];

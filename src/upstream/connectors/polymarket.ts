@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { Connector, PredictionBatch } from '../connector.js';
 import { parseEnvelope, parseItems } from '../validate.js';
 import { decimal, probability } from './decimal.js';
-import { pageGapMs, readPages } from './pages.js';
+import { pageGapMs, readPages, type Paging } from './pages.js';
 import { pointsOf, predictionBatch, skip } from './prediction-common.js';
 
 export const POLYMARKET_SOURCE = 'polymarket';
@@ -52,7 +52,7 @@ const GammaMarket = z.object({
     .optional(),
 });
 
-export function createPolymarketConnector({ maxMarkets = POLYMARKET_MAX_MARKETS }: { maxMarkets?: number } = {}): Connector<PredictionBatch> {
+export function createPolymarketConnector({ maxMarkets = POLYMARKET_MAX_MARKETS, pageGapMs: configuredGap }: Paging = {}): Connector<PredictionBatch> {
   return {
     source: POLYMARKET_SOURCE,
     kind: 'prediction',
@@ -63,7 +63,7 @@ export function createPolymarketConnector({ maxMarkets = POLYMARKET_MAX_MARKETS 
       const answer = await readPages(context, {
         maxItems: maxMarkets,
         pageSize: PAGE_SIZE,
-        gapMs: pageGapMs(context.pollMs, maxMarkets, PAGE_SIZE),
+        gapMs: pageGapMs(context.pollMs, maxMarkets, PAGE_SIZE, configuredGap),
         async fetch(from, limit) {
           const offset = Number(from ?? 0);
           const body = await http.json(`/markets?active=true&closed=false&order=volume24hr&ascending=false&limit=${limit}&offset=${offset}`);
