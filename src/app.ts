@@ -44,7 +44,7 @@ import { coalescedReload } from './cluster/coalesced-reload.js';
 import { createChangeListener, createChangeNotifier } from './cluster/change-feed.js';
 import { createLeaderLease } from './cluster/leader-lease.js';
 import { createStore, openStore } from './store/index.js';
-import { createLiveFeeds } from './upstream/live-feeds.js';
+import { createLiveFeeds, feedCheck } from './upstream/live-feeds.js';
 import { createConnectors, liveSymbols } from './upstream/registry.js';
 
 /** `all`: HTTP and the background jobs (the embedded default); `http`: stateless API only; `worker`: jobs only. */
@@ -180,7 +180,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     checks.data = markets.list({ status: 'active' }, now()).length > 0 || predictions.all().length > 0 ? 'fresh' : 'stale';
     for (const feed of liveFeeds.stats()) {
       // Informative only: a failing upstream degrades freshness, not readiness (the last good data is served).
-      checks[`feed_${feed.source}`] = feed.circuit !== 'closed' ? 'circuit_open' : feed.lastSuccessAt === null ? 'pending' : 'ok';
+      checks[`feed_${feed.source}`] = feedCheck(feed);
     }
     if (redis) checks.redis = redis.status === 'ready' ? 'ok' : 'unreachable';
     return { ok: checks.store === 'ok' && checks.data === 'fresh' && checks.redis !== 'unreachable', checks };

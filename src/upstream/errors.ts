@@ -1,6 +1,6 @@
 /** What can go wrong with an upstream, classified once so the scheduler knows whether to retry. */
 
-export type UpstreamFailure = 'timeout' | 'network' | 'http' | 'rate_limited' | 'parse' | 'schema';
+export type UpstreamFailure = 'timeout' | 'network' | 'http' | 'rate_limited' | 'circuit_open' | 'parse' | 'schema';
 
 export class UpstreamError extends Error {
   constructor(
@@ -13,8 +13,12 @@ export class UpstreamError extends Error {
     this.name = 'UpstreamError';
   }
 
-  /** Worth another try soon: the upstream may answer differently. A schema change will not. */
+  /**
+   * Worth another try within the poll: the upstream may answer differently. A schema change will
+   * not; a rate limit or an open circuit refuses every request until its time is up.
+   */
   get retryable(): boolean {
-    return this.failure !== 'schema' && !(this.failure === 'http' && this.details.status !== undefined && this.details.status < 500);
+    if (this.failure === 'schema' || this.failure === 'rate_limited' || this.failure === 'circuit_open') return false;
+    return !(this.failure === 'http' && this.details.status !== undefined && this.details.status < 500);
   }
 }

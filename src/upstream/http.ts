@@ -1,10 +1,13 @@
 /**
  * The one way connectors talk to upstreams: GET with a timeout, an identifying User-Agent, and
- * every failure turned into an UpstreamError (429/418 with their Retry-After). Bodies are read in
- * full before parsing, so a connection cut mid-body is a failure, not half a batch.
+ * every failure turned into an UpstreamError (429/418 and any Retry-After carried along). Every
+ * request passes the source's gate (a rate-limit hold and a circuit breaker, see gate.ts), and a
+ * body is read and parsed inside it, so an unreadable answer counts against the upstream too.
+ * Bodies are read in full before parsing, so a connection cut mid-body is a failure, not half a batch.
  */
 import { isTimeoutError, parseRetryAfter } from '../net/fetch-failures.js';
 import { UpstreamError } from './errors.js';
+import { createUpstreamGate, type UpstreamGate, type UpstreamGateOptions } from './gate.js';
 
 export interface UpstreamHttpOptions {
   source: string;
@@ -12,28 +15,36 @@ export interface UpstreamHttpOptions {
   timeoutMs: number;
   /** Aborts the request when the service stops. */
   signal?: AbortSignal | undefined;
+  /** The circuit and rate-limit settings of the source's gate (defaults in gate.ts). */
+  gate?: Omit<UpstreamGateOptions, 'source'> | undefined;
 }
 
 export const USER_AGENT = 'market-gateway (+https://github.com/market-gateway)';
 
-
-
 export interface UpstreamHttp {
   readonly source: string;
+  /** The source's hold and circuit: the poller reads when to poll next and what /ready shows. */
+  readonly gate: Pick<UpstreamGate, 'heldUntil' | 'circuit'>;
   /** The URL for a path (with query) under the connector's base URL. */
   url(path: string): string;
   bytes(path: string): Promise<Uint8Array>;
   text(path: string): Promise<string>;
   /** Parsed JSON, not yet validated: connectors validate with zod. */
   json(path: string): Promise<unknown>;
+  /**
+   * A rate limit that only the body says (Kraken's `EAPI:Rate limit exceeded` behind a 200): holds
+   * the source's requests like a 429 would, and returns the error for the connector to throw.
+   */
+  rateLimited(message: string, retryAfterMs?: number): UpstreamError;
 }
 
 export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
   const { source } = options;
   const base = options.baseUrl.replace(/\/+$/, '');
   const url = (path: string) => `${base}${path.startsWith('/') ? '' : '/'}${path}`;
+  const gate = createUpstreamGate({ source, ...options.gate });
 
-  async function bytes(path: string): Promise<Uint8Array> {
+  async function fetchBytes(path: string): Promise<Uint8Array> {
     const signals = [AbortSignal.timeout(options.timeoutMs), ...(options.signal ? [options.signal] : [])];
     const signal = AbortSignal.any(signals);
     let response: Response;
@@ -46,12 +57,12 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
       const status = response.status;
+      // A Retry-After on any refusal (a 503 during maintenance too) is a request to wait: the gate holds.
+      const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+      const details = { status, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
       // 418 is Binance's "you kept going after a 429": the same, but longer.
-      if (status === 429 || status === 418) {
-        const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-        throw new UpstreamError(source, 'rate_limited', `rate limited (HTTP ${status})`, { status, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
-      }
-      throw new UpstreamError(source, 'http', `HTTP ${status}`, { status });
+      if (status === 429 || status === 418) throw new UpstreamError(source, 'rate_limited', `rate limited (HTTP ${status})`, details);
+      throw new UpstreamError(source, 'http', `HTTP ${status}`, details);
     }
     try {
       return new Uint8Array(await response.arrayBuffer());
@@ -61,12 +72,9 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
     }
   }
 
-  async function text(path: string): Promise<string> {
-    return new TextDecoder('utf-8').decode(await bytes(path));
-  }
+  const decode = (bytes: Uint8Array) => new TextDecoder('utf-8').decode(bytes);
 
-  async function json(path: string): Promise<unknown> {
-    const body = await text(path);
+  function parseJson(body: string): unknown {
     try {
       return JSON.parse(body);
     } catch {
@@ -76,7 +84,18 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
     }
   }
 
-  return { source, url, bytes, text, json };
+  return {
+    source,
+    gate,
+    url,
+    bytes: (path) => gate.run(() => fetchBytes(path)),
+    text: (path) => gate.run(async () => decode(await fetchBytes(path))),
+    json: (path) => gate.run(async () => parseJson(decode(await fetchBytes(path)))),
+    rateLimited(message, retryAfterMs) {
+      gate.hold(retryAfterMs);
+      return new UpstreamError(source, 'rate_limited', message, retryAfterMs === undefined ? {} : { retryAfterMs });
+    },
+  };
 }
 
 function describeCause(error: unknown): string {

@@ -34,6 +34,7 @@ export function createLiveFeeds(options: LiveFeedsOptions): LiveFeeds {
       source: connector.source,
       baseUrl: settings.baseUrl ?? connector.defaultBaseUrl,
       timeoutMs: options.upstream.timeoutMs,
+      gate: { logger: options.logger },
       // Read when a request is made, so a restart after stop() gets a fresh signal.
       get signal() {
         return shutdown.signal;
@@ -65,4 +66,11 @@ export function createLiveFeeds(options: LiveFeedsOptions): LiveFeeds {
       await Promise.all(pollers.map((p) => p.pollOnce()));
     },
   };
+}
+
+/** A source's line on /ready: why it is not being called, or whether it has answered yet. */
+export function feedCheck(feed: PollerStats): 'circuit_open' | 'rate_limited' | 'pending' | 'ok' {
+  if (feed.circuit !== 'closed') return 'circuit_open';
+  if (feed.notBefore !== null) return 'rate_limited';
+  return feed.lastSuccessAt === null ? 'pending' : 'ok';
 }

@@ -1,26 +1,16 @@
 /**
  * Polls one connector forever: on its interval, with retries (exponential backoff, decorrelated
- * jitter) for transient failures, a circuit breaker that stops hammering an upstream that keeps
- * failing, and Retry-After honoured by pushing the next poll back. Each good batch goes to the
- * sink (ingest); a failed poll keeps the last good data where it is. Nothing here throws: every
- * outcome is logged and counted.
+ * jitter) for transient failures. The source's gate (gate.ts, inside its UpstreamHttp) refuses
+ * requests while the upstream has asked us to wait or its circuit is open; the poller pushes the
+ * next poll past any such wait. Each good batch goes to the sink (ingest); a failed poll keeps the
+ * last good data where it is. Nothing here throws: every outcome is logged and counted.
  */
-import {
-  BrokenCircuitError,
-  circuitBreaker,
-  CircuitState,
-  ConsecutiveBreaker,
-  ExponentialBackoff,
-  handleType,
-  handleWhen,
-  retry,
-  TaskCancelledError,
-  wrap,
-} from 'cockatiel';
+import { ExponentialBackoff, handleWhen, retry, TaskCancelledError } from 'cockatiel';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import type { Connector, UpstreamBatch } from './connector.js';
+import type { Connector, SkippedItems, UpstreamBatch } from './connector.js';
 import { UpstreamError } from './errors.js';
+import type { CircuitName } from './gate.js';
 import type { UpstreamHttp } from './http.js';
 
 export interface PollerOptions {
@@ -34,10 +24,6 @@ export interface PollerOptions {
   attempts?: number;
   /** First retry delay (default 500 ms, doubling, at most 10 s). */
   retryDelayMs?: number;
-  /** Consecutive failed attempts that open the circuit (default 5). */
-  breakAfter?: number;
-  /** How long the circuit stays open before one trial poll (default 60 s). */
-  halfOpenAfterMs?: number;
 }
 
 export interface PollerStats {
@@ -47,19 +33,17 @@ export interface PollerStats {
   failed: number;
   /** Items dropped by validation, in total. */
   invalidItems: number;
+  /** Items the connector left out on purpose (unpriced, closed...), in total by reason. */
+  skippedItems: SkippedItems;
   /** Failed polls by kind (`timeout`, `http`, `schema`, `circuit_open`...). */
   failures: Record<string, number>;
   lastSuccessAt: number | null;
   lastError: string | null;
-  circuit: 'closed' | 'open' | 'half-open';
+  /** The circuit of the source's requests (open: not called until a trial request succeeds). */
+  circuit: CircuitName;
+  /** When the upstream asked us to wait: no poll before this (epoch ms, by the host's clock), else null. */
+  notBefore: number | null;
 }
-
-const CIRCUIT_NAMES: Record<CircuitState, PollerStats['circuit']> = {
-  [CircuitState.Closed]: 'closed',
-  [CircuitState.Open]: 'open',
-  [CircuitState.HalfOpen]: 'half-open',
-  [CircuitState.Isolated]: 'open',
-};
 
 export interface Poller {
   start(): void;
@@ -74,13 +58,9 @@ export function createPoller(options: PollerOptions): Poller {
   const source = connector.source;
   const log = logger.child({ source });
 
-  const breaker = circuitBreaker(handleType(UpstreamError), {
-    halfOpenAfter: options.halfOpenAfterMs ?? 60_000,
-    breaker: new ConsecutiveBreaker(options.breakAfter ?? 5),
-  });
-  // Rate limits are not retried within a poll: the next poll waits for Retry-After instead.
+  // Rate limits and an open circuit are not retried within a poll (not `retryable`): the gate refuses until their time is up.
   const retryPolicy = retry(
-    handleWhen((e) => e instanceof UpstreamError && e.retryable && e.failure !== 'rate_limited'),
+    handleWhen((e) => e instanceof UpstreamError && e.retryable),
     {
       maxAttempts: Math.max(0, (options.attempts ?? 3) - 1),
       backoff: new ExponentialBackoff({ initialDelay: options.retryDelayMs ?? 500, maxDelay: 10_000 }),
@@ -91,16 +71,14 @@ export function createPoller(options: PollerOptions): Poller {
   retryPolicy.onRetry((event) =>
     log.warn({ delayMs: Math.round(event.delay), reason: 'error' in event ? (event.error as Error).message : 'result' }, 'upstream attempt failed; retrying'),
   );
-  breaker.onBreak(() => log.error('upstream keeps failing; circuit open, polls paused'));
-  breaker.onReset(() => log.info('upstream recovered; circuit closed'));
-  const policy = wrap(retryPolicy, breaker);
 
-  const stats: Omit<PollerStats, 'circuit'> = {
+  const stats: Omit<PollerStats, 'circuit' | 'notBefore'> = {
     source,
     polls: 0,
     succeeded: 0,
     failed: 0,
     invalidItems: 0,
+    skippedItems: {},
     failures: {},
     lastSuccessAt: null,
     lastError: null,
@@ -112,7 +90,7 @@ export function createPoller(options: PollerOptions): Poller {
   let stopped = false;
   // Stops further retries on stop; a poll still waiting out a backoff ends without calling the sink.
   let abort = new AbortController();
-  /** When a rate limit asked us to wait: the next poll is not before this. */
+  /** When the upstream asked us to wait (read from the gate after each poll): the next poll is not before this. */
   let notBefore = 0;
 
   /** A wait between two requests of one poll, cut short (as a cancelled poll) by stop(). */
@@ -125,10 +103,19 @@ export function createPoller(options: PollerOptions): Poller {
   }
 
   async function pollOnce(): Promise<void> {
+    try {
+      await poll();
+    } finally {
+      // Successful or not: a 429 on the last page of a poll still delays the next one.
+      notBefore = Math.max(notBefore, http.gate.heldUntil() ?? 0);
+    }
+  }
+
+  async function poll(): Promise<void> {
     stats.polls++;
     const started = Date.now();
     try {
-      const batch = await policy.execute(({ signal }) => {
+      const batch = await retryPolicy.execute(({ signal }) => {
         // A retry that woke up after stop() makes no request.
         if (signal.aborted) throw new TaskCancelledError('poller stopped');
         return connector.poll({ http, now: options.now(), backfill: !backfilled, pollMs: options.pollMs, sleep: pause });
@@ -140,21 +127,19 @@ export function createPoller(options: PollerOptions): Poller {
       stats.succeeded++;
       stats.lastSuccessAt = options.now();
       stats.invalidItems += batch.problems.invalid;
+      for (const [reason, n] of Object.entries(batch.skipped)) stats.skippedItems[reason] = (stats.skippedItems[reason] ?? 0) + n;
       const items = batch.kind === 'market-data' ? { quotes: batch.quotes.length, candles: batch.candles.length } : { observations: batch.observations.length };
       if (batch.problems.invalid > 0) {
         log.warn({ invalid: batch.problems.invalid, examples: batch.problems.examples }, 'upstream items failed validation; kept the rest');
       }
-      log.debug({ markets: batch.markets.length, ...items, ms: Date.now() - started }, 'upstream polled');
+      log.debug({ markets: batch.markets.length, ...items, skipped: batch.skipped, ms: Date.now() - started }, 'upstream polled');
     } catch (error) {
       if (error instanceof TaskCancelledError) return;
       stats.failed++;
-      const kind = error instanceof BrokenCircuitError ? 'circuit_open' : error instanceof UpstreamError ? error.failure : 'ingest';
+      const kind = error instanceof UpstreamError ? error.failure : 'ingest';
       stats.failures[kind] = (stats.failures[kind] ?? 0) + 1;
       stats.lastError = (error as Error).message;
-      if (error instanceof UpstreamError && error.failure === 'rate_limited') {
-        notBefore = Date.now() + (error.details.retryAfterMs ?? options.pollMs);
-      }
-      // An open circuit is expected quiet: one line when it opened is enough.
+      // An open circuit is expected quiet: the gate's one line when it opened is enough.
       if (kind !== 'circuit_open') log.warn({ failure: kind, err: error instanceof UpstreamError ? undefined : error, reason: stats.lastError }, 'upstream poll failed; serving the last good data');
     }
   }
@@ -179,6 +164,12 @@ export function createPoller(options: PollerOptions): Poller {
       abort.abort();
       await sinking?.catch(() => undefined);
     },
-    stats: () => ({ ...stats, failures: { ...stats.failures }, circuit: CIRCUIT_NAMES[breaker.state] }),
+    stats: () => ({
+      ...stats,
+      failures: { ...stats.failures },
+      skippedItems: { ...stats.skippedItems },
+      circuit: http.gate.circuit(),
+      notBefore: notBefore > Date.now() ? notBefore : null,
+    }),
   };
 }

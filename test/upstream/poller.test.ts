@@ -5,7 +5,7 @@
 import { pino } from 'pino';
 import { z } from 'zod';
 import type { Connector, PredictionBatch, UpstreamBatch } from '../../src/upstream/connector.js';
-import { createUpstreamHttp } from '../../src/upstream/http.js';
+import { createUpstreamHttp, type UpstreamHttpOptions } from '../../src/upstream/http.js';
 import { createPoller, type PollerOptions } from '../../src/upstream/poller.js';
 import { parseEnvelope } from '../../src/upstream/validate.js';
 import { startUpstreamServer, type UpstreamReply, type UpstreamServer } from '../support/upstream-server.js';
@@ -38,14 +38,19 @@ let server: UpstreamServer;
 let batches: UpstreamBatch[];
 afterEach(() => server?.close());
 
-async function poller(replies: UpstreamReply[] | ((n: number) => UpstreamReply), extra: Partial<PollerOptions> = {}, timeoutMs = 300) {
+async function poller(
+  replies: UpstreamReply[] | ((n: number) => UpstreamReply),
+  extra: Partial<PollerOptions> = {},
+  timeoutMs = 300,
+  gate: UpstreamHttpOptions['gate'] = {},
+) {
   server = await startUpstreamServer([
     { path: '/data', reply: (_url, n) => (typeof replies === 'function' ? replies(n) : replies[Math.min(n, replies.length) - 1]!) },
   ]);
   batches = [];
   return createPoller({
     connector,
-    http: createUpstreamHttp({ source: 'testsource', baseUrl: server.baseUrl, timeoutMs }),
+    http: createUpstreamHttp({ source: 'testsource', baseUrl: server.baseUrl, timeoutMs, gate }),
     sink: async (b) => void batches.push(b),
     pollMs: 60_000,
     logger: silent,
@@ -123,7 +128,7 @@ it('429 with Retry-After: no retry within the poll, and the next poll waits for 
 
 it('opens the circuit after consecutive failures, stops calling, and closes it once the upstream recovers', async () => {
   let healthy = false;
-  const p = await poller(() => (healthy ? { body: GOOD } : { status: 500, body: 'down' }), { attempts: 1, breakAfter: 2, halfOpenAfterMs: 300 });
+  const p = await poller(() => (healthy ? { body: GOOD } : { status: 500, body: 'down' }), { attempts: 1 }, 300, { breakAfter: 2, halfOpenAfterMs: 300 });
   await p.pollOnce();
   await p.pollOnce();
   expect(p.stats().circuit).toBe('open');

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { INTERVALS, type Candle, type Interval, type MarketMeta, type Quote } from '../../domain/market.js';
 import type { Connector, MarketDataBatch } from '../connector.js';
 import { UpstreamError } from '../errors.js';
+import type { UpstreamHttp } from '../http.js';
 import { parseEnvelope, parseItems } from '../validate.js';
 import { decimal, nonNegativeDecimal, positiveDecimal } from './decimal.js';
 import {
@@ -36,10 +37,13 @@ const FIVE_MINUTES_MS = 5 * 60_000;
 const Envelope = z.object({ error: z.array(z.string()), result: z.record(z.string(), z.unknown()).optional() });
 const Row = z.tuple([z.number(), positiveDecimal, positiveDecimal, positiveDecimal, positiveDecimal, decimal, nonNegativeDecimal]).rest(z.unknown());
 
-/** Kraken reports failures in `error` with a 200; its rate limit is `EGeneral:Too many requests` or `EAPI:Rate limit exceeded`. */
-function krakenError(errors: string[]): UpstreamError {
+/**
+ * Kraken reports failures in `error` with a 200; its rate limit is `EGeneral:Too many requests` or
+ * `EAPI:Rate limit exceeded`, which holds the source's further requests like a 429 would.
+ */
+function krakenError(errors: string[], rateLimited: UpstreamHttp['rateLimited']): UpstreamError {
   const text = errors.join('; ');
-  if (/too many requests|rate limit/i.test(text)) return new UpstreamError(KRAKEN_SOURCE, 'rate_limited', `answered ${text}`);
+  if (/too many requests|rate limit/i.test(text)) return rateLimited(`answered ${text}`);
   // EService errors are Kraken's own trouble (worth another try); EQuery/EGeneral ones are about the request.
   const status = /^EService:/.test(errors[0] ?? '') ? 503 : 400;
   return new UpstreamError(KRAKEN_SOURCE, 'http', `answered ${text}`, { status });
@@ -86,7 +90,7 @@ export function createKrakenConnector(pairs: readonly string[] = Object.keys(KRA
         (r) => `${r.pair} ${r.interval}`,
         async ({ pair, interval }: { pair: string; interval: Interval }) => {
           const body = parseEnvelope(KRAKEN_SOURCE, Envelope, await http.json(`/0/public/OHLC?pair=${pair}&interval=${INTERVAL_MINUTES[interval]}`), 'the OHLC answer');
-          if (body.error.length > 0) throw krakenError(body.error);
+          if (body.error.length > 0) throw krakenError(body.error, http.rateLimited);
           // The result is keyed by Kraken's own pair name (XXBTZUSD for XBTUSD), beside `last`.
           const key = Object.keys(body.result ?? {}).find((k) => k !== 'last');
           const rows = parseItems(Row, parseEnvelope(KRAKEN_SOURCE, z.array(z.unknown()), key ? body.result![key] : undefined, 'the OHLC rows'));

@@ -33,7 +33,6 @@ export const STOCK_TICKERS: Record<string, string> = {
 const price4 = (n: number): number => Math.round(n * 10_000) / 10_000;
 
 export function parseDailyBars(ticker: string, text: string): { candles: Candle[]; problems: ItemProblems } {
-  if (/exceeded the daily hits limit/i.test(text)) throw new UpstreamError(STOCKS_SOURCE, 'rate_limited', `${ticker}: daily hits limit exceeded`);
   const { header, rows } = parseCsv(text);
   if (COLUMNS.some((c, i) => header[i] !== c)) {
     const failure = header.length <= 1 ? 'parse' : 'schema';
@@ -87,9 +86,12 @@ export function createStocksConnector(tickers: readonly string[] = Object.keys(S
     defaultBaseUrl: 'https://stooq.com',
     symbols: metas.map((m) => m.symbol),
     async poll({ http, backfill, now }) {
-      const answers = await settleRequests(tickers, 3, (t) => t, async (ticker) =>
-        parseDailyBars(ticker, await http.text(`/q/d/l/?s=${ticker.toLowerCase()}.us&i=d`)),
-      );
+      const answers = await settleRequests(tickers, 3, (t) => t, async (ticker) => {
+        const text = await http.text(`/q/d/l/?s=${ticker.toLowerCase()}.us&i=d`);
+        // Stooq answers its daily limit as text with a 200: a rate limit all the same, so the source is held.
+        if (/exceeded the daily hits limit/i.test(text)) throw http.rateLimited(`${ticker}: daily hits limit exceeded`);
+        return parseDailyBars(ticker, text);
+      });
       const keep = backfill ? BACKFILL_DAYS : RECENT_DAYS;
       const quotes = answers.values.flatMap((a) => {
         const q = dailyQuote(a.candles, now);
