@@ -8,6 +8,7 @@ export default {
     '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }],
   },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
+  globalSetup: '<rootDir>/test/support/global-setup.mjs',
   testTimeout: 30000,
   maxWorkers: 2,
 };

@@ -2,8 +2,6 @@
  * The composition root: the only module that knows every part. It opens the store, loads the
  * read model, starts ingest, and wires the edge, the schema and the facades into two listeners.
  */
-import type { RequestListener } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { createAlertEvaluator } from './alerts/alert-evaluator.js';
@@ -14,8 +12,7 @@ import { createMorningBriefService } from './brief/morning-briefs.js';
 import type { Config } from './config/config.js';
 import type { GraphQLServices } from './graphql/context.js';
 import { createSchema } from './graphql/schema.js';
-import { createHttpServer, type DrainableServer } from './http/http-server.js';
-import type { Variant } from './rest/route-table.js';
+import { bindListeners } from './http/listeners.js';
 import { graphqlGuards } from './graphql/guards.js';
 import { createOperationCompiler } from './graphql/compiled-operations.js';
 import { createGraphQLHttpHandler } from './graphql/http-handler.js';
@@ -302,28 +299,33 @@ export async function createService(config: Config, options: ServiceOptions = {}
 
 export type Service = Awaited<ReturnType<typeof createService>>;
 
-function listen(handler: RequestListener, variant: Variant, port: number, host: string): Promise<DrainableServer> {
-  return new Promise((resolve, reject) => {
-    const server = createHttpServer(handler, variant).listen(port, host);
-    server.once('listening', () => resolve(server));
-    server.once('error', reject);
-  });
-}
-
-
 /**
  * `market-gateway start` (role `all`, the embedded default): both listeners and the jobs in one
- * process; `serve` (role `http`): the listeners only; `worker`: the jobs only, no listener.
+ * process; `serve` (role `http`): the listeners only; `worker`: the jobs only, no listener. The
+ * listeners bind first: a taken port ends start-up before the store is opened or anything written.
  */
 export async function startService(config: Config, options: ServiceOptions = {}) {
   const started = Date.now();
-  const service = await createService(config, options);
-  await service.startBackground();
-  const servers =
-    service.role === 'worker'
+  const role = options.role ?? 'all';
+  const listeners =
+    role === 'worker'
       ? []
-      : await Promise.all([listen(service.marketDataApp, 'A', config.marketDataPort, config.host), listen(service.predictionApp, 'B', config.predictionPort, config.host)]);
-  const [a, b] = servers.map((s) => (s.address() as AddressInfo).port);
+      : await bindListeners([
+          { variant: 'A', port: config.marketDataPort, host: config.host, setting: 'MARKET_DATA_PORT' },
+          { variant: 'B', port: config.predictionPort, host: config.host, setting: 'PREDICTION_PORT' },
+        ]);
+  const closeListeners = () => Promise.all(listeners.map((l) => l.server.drain()));
+  let service: Service;
+  try {
+    service = await createService(config, options);
+    await service.startBackground();
+  } catch (error) {
+    await closeListeners();
+    throw error;
+  }
+  const [a, b] = listeners.map((l) => l.port);
+  listeners[0]?.attach(service.marketDataApp);
+  listeners[1]?.attach(service.predictionApp);
   service.logger.info(
     {
       role: service.role,
@@ -338,9 +340,12 @@ export async function startService(config: Config, options: ServiceOptions = {})
   return {
     ...service,
     ports: { marketData: a, prediction: b },
+    /** Drains the listeners (requests in flight finish), stops the jobs, closes the store; logs one line. */
     async stop(): Promise<void> {
-      await Promise.all(servers.map((server) => server.drain()));
+      const stopping = Date.now();
+      await closeListeners();
       await service.close();
+      service.logger.info({ role: service.role, shutdownMs: Date.now() - stopping }, 'market-gateway stopped');
     },
   };
 }

@@ -45,7 +45,7 @@ const EnvSchema = z.object({
   /** Introspection and field suggestions on /graphql: on by default outside production, off in it. */
   GRAPHQL_INTROSPECTION: z.enum(['on', 'off']).optional(),
   GRAPHQL_SUGGESTIONS: z.enum(['on', 'off']).optional(),
-  NODE_ENV: z.string().optional(),
+  NODE_ENV: z.enum(['production', 'development', 'test']).optional(),
   /** How often running servers look for revoked keys; D2 bounds the delay at 2 s. */
   REVOCATION_POLL_MS: z.coerce.number().int().min(50).max(1_500).default(500),
   /** D10: when the day's morning brief is written. */
@@ -106,6 +106,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid configuration: ${problems}`);
   }
   const e = parsed.data;
+  // Port 0 (any free port, for tests) may repeat; a fixed one cannot serve two variants.
+  if (e.MARKET_DATA_PORT === e.PREDICTION_PORT && e.MARKET_DATA_PORT !== 0) {
+    throw new ConfigError(`invalid configuration: MARKET_DATA_PORT and PREDICTION_PORT are both ${e.MARKET_DATA_PORT}: each variant needs its own port`);
+  }
   const feeds = parseFeeds(e.FEEDS);
   if ('error' in feeds) throw new ConfigError(`invalid configuration: FEEDS: ${feeds.error}`);
   const sourceEnv = parsed.data as Record<string, string | number | undefined>;

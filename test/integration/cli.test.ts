@@ -1,6 +1,6 @@
 /**
  * The operator CLI (D13) end to end: each case spawns `market-gateway` against a private SQLite
- * DATA_DIR. Independent spawns run concurrently because each one costs a tsx start-up.
+ * DATA_DIR. Independent spawns run concurrently, each a process start-up.
  */
 import fs from 'node:fs';
 import os from 'node:os';

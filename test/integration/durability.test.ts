@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { hashApiKey } from '../../src/auth/api-key.js';
 import { createStore, openStore } from '../../src/store/index.js';
-import { REPO_ROOT, runCli } from '../support/cli.js';
+import { CLI_MAIN, REPO_ROOT, runCli } from '../support/cli.js';
 import { spawnService } from '../support/child-service.js';
 import { createPgSchema, postgresAvailable, tempDataDir } from '../support/engines.js';
 
@@ -34,7 +34,7 @@ const ENGINES: Engine[] = [
 async function createKeysUntilKilled(env: Record<string, string>, count: number, killAfter: number): Promise<string[]> {
   const printed: string[] = [];
   const children = Array.from({ length: count }, () =>
-    spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'keys', 'create', '--plan', 'pro', '--name', 'k9', '--json'], {
+    spawn(process.execPath, [CLI_MAIN, 'keys', 'create', '--plan', 'pro', '--name', 'k9', '--json'], {
       cwd: REPO_ROOT,
       env: { ...process.env, NODE_OPTIONS: '', LOG_LEVEL: 'silent', ...env },
     }),

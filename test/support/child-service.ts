@@ -1,10 +1,10 @@
 /**
- * The service as an operator runs it: `market-gateway start` in a child process (from source), on
+ * The service as an operator runs it: `market-gateway start` in a child process (the built bin), on
  * ports of its choosing, read back from its "listening" log line. For tests of whole-process
  * behaviour: signals, kill -9, restarts.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { REPO_ROOT } from './cli.js';
+import { CLI_MAIN, REPO_ROOT } from './cli.js';
 
 export interface ChildService {
   child: ChildProcess;
@@ -17,7 +17,7 @@ export interface ChildService {
 }
 
 export async function spawnService(env: Record<string, string>, timeoutMs = 20_000): Promise<ChildService> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'start'], {
+  const child = spawn(process.execPath, [CLI_MAIN, 'start'], {
     cwd: REPO_ROOT,
     env: { ...process.env, NODE_OPTIONS: '', NODE_ENV: 'production', LOG_LEVEL: 'info', MARKET_DATA_PORT: '0', PREDICTION_PORT: '0', ...env },
   });

@@ -1,0 +1,60 @@
+/**
+ * The service's listeners, bound before anything else starts: a taken port stops start-up with one
+ * clear line before the store is opened, so a second `npm start` by mistake changes nothing. A
+ * request that arrives while the service is still starting waits for it (the app is attached once
+ * ready) instead of being refused.
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Variant } from '../rest/route-table.js';
+import { createHttpServer, type DrainableServer } from './http-server.js';
+
+export interface ListenerSpec {
+  variant: Variant;
+  port: number;
+  host: string;
+  /** The setting that chose the port, named in errors (`MARKET_DATA_PORT`). */
+  setting: string;
+}
+
+export class ListenError extends Error {
+  override name = 'ListenError';
+}
+
+export interface BoundListener {
+  server: DrainableServer;
+  port: number;
+  /** Starts answering with the app; requests that came in meanwhile are answered by it too. */
+  attach(app: RequestListener): void;
+}
+
+function bindOne(spec: ListenerSpec): Promise<BoundListener> {
+  let app: RequestListener | undefined;
+  const waiting: [IncomingMessage, ServerResponse][] = [];
+  const server = createHttpServer((req, res) => (app ? app(req, res) : void waiting.push([req, res])), spec.variant);
+  return new Promise((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const why = error.code === 'EADDRINUSE' ? 'is already in use' : error.code === 'EACCES' ? 'needs privileges this process lacks' : `cannot be bound (${error.code ?? error.message})`;
+      reject(new ListenError(`${spec.setting}: port ${spec.port} on ${spec.host} ${why}`));
+    });
+    server.listen(spec.port, spec.host, () =>
+      resolve({
+        server,
+        port: (server.address() as AddressInfo).port,
+        attach(ready) {
+          app = ready;
+          for (const [req, res] of waiting.splice(0)) ready(req, res);
+        },
+      }),
+    );
+  });
+}
+
+/** Binds every listener or none: on a failure the ones already bound are closed, and the error names the setting. */
+export async function bindListeners(specs: readonly ListenerSpec[]): Promise<BoundListener[]> {
+  const outcomes = await Promise.allSettled(specs.map(bindOne));
+  const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+  if (!failed) return outcomes.map((o) => (o as PromiseFulfilledResult<BoundListener>).value);
+  await Promise.all(outcomes.map((o) => (o.status === 'fulfilled' ? o.value.server.drain(0) : undefined)));
+  throw failed.reason;
+}

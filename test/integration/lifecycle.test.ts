@@ -1,0 +1,94 @@
+/**
+ * The process as a process manager sees it: `npm start` signalled with SIGTERM leaves nothing
+ * running and frees both ports; a taken port or one port for both variants stops start-up with one
+ * clear line, non-zero, before the store is even opened.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { CLI_MAIN, REPO_ROOT } from '../support/cli.js';
+import { tempDataDir } from '../support/engines.js';
+import { within } from '../support/wait.js';
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  // Whatever the outcome, nothing this file started keeps running.
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+function start(command: string, args: string[], env: Record<string, string>) {
+  const inherited = { ...process.env };
+  delete inherited.DATABASE_URL;
+  delete inherited.REDIS_URL;
+  delete inherited.NODE_OPTIONS;
+  const child = spawn(command, args, { cwd: REPO_ROOT, env: { ...inherited, LOG_LEVEL: 'info', FEEDS: 'demo', ...env } });
+  children.push(child);
+  let output = '';
+  child.stdout!.on('data', (d) => (output += String(d)));
+  child.stderr!.on('data', (d) => (output += String(d)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const portRefuses = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(true));
+  });
+
+it('SIGTERM to `npm start` stops the server itself: exit 0, no process left, both ports free, one line on shutdown', async () => {
+  const run = start('npm', ['start', '--silent'], { DATA_DIR: tempDataDir(), MARKET_DATA_PORT: '0', PREDICTION_PORT: '0' });
+  await within(60_000, () => run.output().includes('market-gateway listening') || run.child.exitCode !== null);
+  expect(run.output()).toContain('market-gateway listening');
+  const line = JSON.parse(run.output().split('\n').find((l) => l.includes('market-gateway listening'))!) as { pid: number; marketData: string; prediction: string };
+  const ports = [new URL(line.marketData).port, new URL(line.prediction).port].map(Number);
+  expect(line.pid).not.toBe(run.child.pid); // npm's child, not npm
+  expect(await portRefuses(ports[0]!)).toBe(false);
+
+  run.child.kill('SIGTERM');
+  expect(await run.exited).toBe(0);
+  await within(15_000, () => !alive(line.pid));
+  for (const port of ports) expect(await portRefuses(port)).toBe(true);
+  expect(run.output()).toMatch(/"msg":"market-gateway stopped"/);
+});
+
+describe('start-up that cannot bind writes nothing', () => {
+  let blocker: net.Server;
+  beforeEach(async () => {
+    blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+  });
+  afterEach(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
+
+  it('the second port taken: exit 1 with one line naming it, and the data directory untouched', async () => {
+    const taken = (blocker.address() as net.AddressInfo).port;
+    const dataDir = path.join(tempDataDir(), 'fresh');
+    const run = start(process.execPath, [CLI_MAIN, 'start'], { DATA_DIR: dataDir, MARKET_DATA_PORT: '0', PREDICTION_PORT: String(taken) });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain(`PREDICTION_PORT: port ${taken} on 127.0.0.1 is already in use`);
+    expect(run.output().trim().split('\n')).toHaveLength(1);
+    expect(fs.existsSync(dataDir)).toBe(false);
+  });
+
+  it('one port for both variants is a configuration error', async () => {
+    const dataDir = path.join(tempDataDir(), 'fresh');
+    const run = start(process.execPath, [CLI_MAIN, 'start'], { DATA_DIR: dataDir, MARKET_DATA_PORT: '4555', PREDICTION_PORT: '4555' });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toMatch(/MARKET_DATA_PORT and PREDICTION_PORT are both 4555/);
+    expect(fs.existsSync(dataDir)).toBe(false);
+  });
+});
