@@ -9,7 +9,8 @@ import { createBriefService } from './analytics/brief-service.js';
 import { createAuthenticator } from './auth/authenticator.js';
 import { createBriefWriter } from './brief/index.js';
 import { createMorningBriefService } from './brief/morning-briefs.js';
-import type { Config } from './config/config.js';
+import { ConfigError, type Config } from './config/config.js';
+import { checkDeployment, type Role } from './config/deployment.js';
 import type { GraphQLServices } from './graphql/context.js';
 import { createSchema } from './graphql/schema.js';
 import { bindListeners } from './http/listeners.js';
@@ -41,11 +42,12 @@ import { coalescedReload } from './cluster/coalesced-reload.js';
 import { createChangeListener, createChangeNotifier } from './cluster/change-feed.js';
 import { createLeaderLease } from './cluster/leader-lease.js';
 import { createStore, openStore } from './store/index.js';
+import type { OpenStoreOptions } from './store/database.js';
 import { createLiveFeeds, feedCheck } from './upstream/live-feeds.js';
 import { createConnectors, liveSymbols } from './upstream/registry.js';
 
 /** `all`: HTTP and the background jobs (the embedded default); `http`: stateless API only; `worker`: jobs only. */
-export type Role = 'all' | 'http' | 'worker';
+export type { Role } from './config/deployment.js';
 
 export interface ServiceOptions {
   logger?: Logger;
@@ -58,14 +60,22 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const now = options.now ?? Date.now;
   const role = options.role ?? 'all';
   const connectors = createConnectors(config.feeds.live, config.upstream);
+  // Several instances share Redis for exact quotas; one process counts in memory and its store.
+  // Connected first: a setup the server refuses stops start-up before the store is opened.
+  const redis = config.redisUrl ? createRedisClient(config.redisUrl, logger) : undefined;
+  const redisSetup = redis ? await waitForRedis(redis, 2_000, logger) : {};
+  if (redisSetup.refused !== undefined) {
+    redis?.disconnect();
+    throw new ConfigError(`REDIS_URL: the server refused the connection's setup (${redisSetup.refused})`);
+  }
 
-  const store = createStore(await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const store = createStore(await openConfiguredStore(config));
   // Background work (ingest batches, read-model loads) may take longer than a request may wait: on
   // PostgreSQL it has its own small pool whose statements may take 8 s (still inside a 10 s shutdown).
   // SQLite needs no second handle.
   const jobsStore =
     store.connection.engine === 'postgres'
-      ? createStore(await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, queryTimeoutMs: 8_000, poolMax: 4, migrate: false }))
+      ? createStore(await openConfiguredStore(config, { queryTimeoutMs: 8_000, poolMax: 4, migrate: false }))
       : store;
   // With PostgreSQL, several instances may run: the worker tells the others what changed.
   const pgUrl = store.connection.engine === 'postgres' ? config.databaseUrl : undefined;
@@ -129,9 +139,6 @@ export async function createService(config: Config, options: ServiceOptions = {}
     pollMs: config.revocationPollMs,
     onError: (error) => logger.warn({ err: error }, 'revocation poll failed'),
   });
-  // Several instances share Redis for exact quotas; one process counts in memory and its store.
-  const redis = config.redisUrl ? createRedisClient(config.redisUrl, logger) : undefined;
-  if (redis) await waitForRedis(redis, 2_000, logger);
   const sharedQuota = redis ? createRedisQuota({ redis, days: store.quotaDays, logger, limits: config.planLimits }) : undefined;
   const quota = sharedQuota ?? createStoreQuota(store.connection, config.planLimits);
   metrics.watchFeeds(() => liveFeeds.stats());
@@ -299,6 +306,19 @@ export async function createService(config: Config, options: ServiceOptions = {}
 
 export type Service = Awaited<ReturnType<typeof createService>>;
 
+/** The store the configuration names; a failure names the setting (never the URL: it may hold a password). */
+async function openConfiguredStore(config: Config, options: Omit<OpenStoreOptions, 'databaseUrl' | 'dataDir'> = {}) {
+  try {
+    return await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...options });
+  } catch (error) {
+    const setting = config.databaseUrl ? 'DATABASE_URL' : `DATA_DIR (${config.dataDir})`;
+    // A refused connection is an AggregateError with an empty message: its parts say what happened.
+    const parts = error instanceof AggregateError && !error.message ? error.errors : [error];
+    const reason = [...new Set(parts.map((e: { message?: string; code?: string }) => e?.message || e?.code || String(e)))].join('; ');
+    throw new ConfigError(`${setting}: cannot open the store: ${reason}`);
+  }
+}
+
 /**
  * `market-gateway start` (role `all`, the embedded default): both listeners and the jobs in one
  * process; `serve` (role `http`): the listeners only; `worker`: the jobs only, no listener. The
@@ -307,6 +327,8 @@ export type Service = Awaited<ReturnType<typeof createService>>;
 export async function startService(config: Config, options: ServiceOptions = {}) {
   const started = Date.now();
   const role = options.role ?? 'all';
+  const deployment = checkDeployment(config, role);
+  if (deployment.errors.length > 0) throw new ConfigError(deployment.errors[0]!);
   const listeners =
     role === 'worker'
       ? []
@@ -323,6 +345,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     await closeListeners();
     throw error;
   }
+  for (const warning of deployment.warnings) service.logger.warn(warning);
   const [a, b] = listeners.map((l) => l.port);
   listeners[0]?.attach(service.marketDataApp);
   listeners[1]?.attach(service.predictionApp);

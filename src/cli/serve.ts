@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import type { Role } from '../app.js';
 import { loadCliConfig } from './context.js';
-import { describeError } from './errors.js';
+import { CliError, describeError } from './errors.js';
 
 const ROLES: { command: string; role: Role; description: string }[] = [
   { command: 'start', role: 'all', description: 'run the whole gateway in one process: both variants (GraphQL and REST) and the background jobs' },
@@ -21,8 +21,11 @@ export function registerServe(program: Command): void {
       .action(async () => {
         const config = await loadCliConfig();
         // Imported here so the key and alert commands never load the whole server.
-        const { startService } = await import('../app.js');
-        const service = await startService(config, { role });
+        const [{ startService }, { ConfigError }, { ListenError }] = await Promise.all([import('../app.js'), import('../config/config.js'), import('../http/listeners.js')]);
+        const service = await startService(config, { role }).catch((error: unknown) => {
+          // The operator's to fix (a port, a URL, a role on the wrong store): the message names the setting.
+          throw error instanceof ConfigError || error instanceof ListenError ? new CliError(error.message) : error;
+        });
         await new Promise<never>(() => stopOnSignal(service));
       });
   }

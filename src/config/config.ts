@@ -18,7 +18,11 @@ const EnvSchema = z.object({
   MARKET_DATA_PORT: port.default(4000),
   PREDICTION_PORT: port.default(4001),
   DATA_DIR: z.string().min(1).default('./data'),
-  DATABASE_URL: z.string().url().optional(),
+  DATABASE_URL: z
+    .string()
+    .url()
+    .refine((url) => /^postgres(ql)?:\/\//i.test(url), 'a postgres:// or postgresql:// URL (unset: SQLite in DATA_DIR)')
+    .optional(),
   /** Overrides of D4's plan limits, as JSON (see README). */
   PLAN_LIMITS: z
     .string()
@@ -33,7 +37,13 @@ const EnvSchema = z.object({
     .pipe(PlanLimitOverridesSchema)
     .optional(),
   /** Shared quotas across instances (redis://host:6379/0). */
-  REDIS_URL: z.string().url().optional(),
+  REDIS_URL: z
+    .string()
+    .url()
+    .refine((url) => /^rediss?:\/\//i.test(url), 'a redis:// or rediss:// URL')
+    .optional(),
+  /** `serve` without REDIS_URL: accept quotas counted per instance (refused otherwise). */
+  ALLOW_LOCAL_QUOTAS: z.enum(['0', '1']).default('0'),
   FEEDS: z.string().default('demo'),
   /** Per request to an upstream. */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
@@ -66,6 +76,7 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
+  allowLocalQuotas: boolean;
   planLimits: PlanLimitTable;
   feeds: FeedSelection;
   upstream: {
@@ -130,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    allowLocalQuotas: e.ALLOW_LOCAL_QUOTAS === '1',
     planLimits: resolvePlanLimits(e.PLAN_LIMITS),
     feeds,
     upstream: { timeoutMs: e.UPSTREAM_TIMEOUT_MS, sources, kalshi: { series: e.KALSHI_SERIES, events: e.KALSHI_EVENTS }, pageGapMs: e.UPSTREAM_PAGE_GAP_MS },

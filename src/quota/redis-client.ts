@@ -16,14 +16,17 @@ export function createRedisClient(url: string, logger: Logger): Redis {
     maxRetriesPerRequest: 0,
     retryStrategy: (attempt) => Math.min(100 * attempt, 1_000),
   });
-  // One line per change of state, not one per failed reconnect.
+  // One line per change of state, not one per failed reconnect. Before the first connection,
+  // waitForRedis speaks for start-up (a refused setup stops it; a server down is one warning).
   let healthy = true;
+  let connected = false;
   redis.on('error', (error) => {
-    if (!healthy) return;
+    if (!healthy || !connected) return;
     healthy = false;
     logger.error({ reason: error.message }, 'redis unreachable; quota-metered requests answer 503 until it is back');
   });
   redis.on('ready', () => {
+    connected = true;
     if (healthy) return;
     healthy = true;
     logger.info('redis reachable again');
@@ -31,15 +34,28 @@ export function createRedisClient(url: string, logger: Logger): Redis {
   return redis;
 }
 
-/** Start-up waits for the first connection (bounded), so the first requests are not refused for nothing. */
-export async function waitForRedis(redis: Redis, timeoutMs: number, logger: Logger): Promise<void> {
-  if (redis.status === 'ready') return;
-  const ready = new Promise<boolean>((resolve) => {
+/**
+ * Start-up waits for the first connection (bounded), so the first requests are not refused for
+ * nothing. A server that answers but refuses the connection's setup (a database index it does not
+ * have, a wrong password) is a configuration error: ioredis would log it and carry on in database 0,
+ * so it is returned for start-up to refuse.
+ */
+export async function waitForRedis(redis: Redis, timeoutMs: number, logger: Logger): Promise<{ refused?: string }> {
+  if (redis.status === 'ready') return {};
+  let refused: string | undefined;
+  const onError = (error: Error) => {
+    if (error.name === 'ReplyError') refused ??= error.message;
+  };
+  redis.on('error', onError);
+  const ready = await new Promise<boolean>((resolve) => {
     const timer = setTimeout(() => resolve(false), timeoutMs).unref();
     redis.once('ready', () => {
       clearTimeout(timer);
       resolve(true);
     });
   });
-  if (!(await ready)) logger.warn({ timeoutMs }, 'redis not reachable at start; serving 503 for metered requests until it is');
+  redis.off('error', onError);
+  if (refused !== undefined) return { refused };
+  if (!ready) logger.warn({ timeoutMs }, 'redis not reachable at start; serving 503 for metered requests until it is');
+  return {};
 }

@@ -3,33 +3,15 @@
  * running and frees both ports; a taken port or one port for both variants stops start-up with one
  * clear line, non-zero, before the store is even opened.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { CLI_MAIN, REPO_ROOT } from '../support/cli.js';
 import { tempDataDir } from '../support/engines.js';
+import { killStartedProcesses, startProcess as start } from '../support/process.js';
 import { within } from '../support/wait.js';
 
-const children: ChildProcess[] = [];
-afterEach(() => {
-  // Whatever the outcome, nothing this file started keeps running.
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
-
-function start(command: string, args: string[], env: Record<string, string>) {
-  const inherited = { ...process.env };
-  delete inherited.DATABASE_URL;
-  delete inherited.REDIS_URL;
-  delete inherited.NODE_OPTIONS;
-  const child = spawn(command, args, { cwd: REPO_ROOT, env: { ...inherited, LOG_LEVEL: 'info', FEEDS: 'demo', ...env } });
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (d) => (output += String(d)));
-  child.stderr!.on('data', (d) => (output += String(d)));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
+afterEach(killStartedProcesses);
 
 const alive = (pid: number): boolean => {
   try {
