@@ -43,7 +43,7 @@ import { createChangeListener, createChangeNotifier } from './cluster/change-fee
 import { createLeaderLease } from './cluster/leader-lease.js';
 import { createStore, openStore } from './store/index.js';
 import type { OpenStoreOptions } from './store/database.js';
-import { createLiveFeeds, feedCheck } from './upstream/live-feeds.js';
+import { createLiveFeeds, feedReport, type FeedReport } from './upstream/live-feeds.js';
 import { createConnectors, liveSymbols } from './upstream/registry.js';
 
 /** `all`: HTTP and the background jobs (the embedded default); `http`: stateless API only; `worker`: jobs only. */
@@ -173,6 +173,11 @@ export async function createService(config: Config, options: ServiceOptions = {}
     maxBodyBytes: 100 * 1024,
   });
 
+  /** `stale`: markets exist but none is active (their quotes are older than their bound); `no data yet`: nothing at all. */
+  const dataCheck = (): 'fresh' | 'stale' | 'no data yet' => {
+    if (markets.list({ status: 'active' }, now()).length > 0 || predictions.all().length > 0) return 'fresh';
+    return markets.list({}, now()).length > 0 ? 'stale' : 'no data yet';
+  };
   const ready = async () => {
     const checks: Record<string, string> = {};
     try {
@@ -181,13 +186,15 @@ export async function createService(config: Config, options: ServiceOptions = {}
     } catch {
       checks.store = 'unreachable';
     }
-    checks.data = markets.list({ status: 'active' }, now()).length > 0 || predictions.all().length > 0 ? 'fresh' : 'stale';
+    checks.data = dataCheck();
+    const feeds: Record<string, FeedReport> = {};
     for (const feed of liveFeeds.stats()) {
       // Informative only: a failing upstream degrades freshness, not readiness (the last good data is served).
-      checks[`feed_${feed.source}`] = feedCheck(feed);
+      feeds[feed.source] = feedReport(feed);
+      checks[`feed_${feed.source}`] = feeds[feed.source]!.state;
     }
     if (redis) checks.redis = redis.status === 'ready' ? 'ok' : 'unreachable';
-    return { ok: checks.store === 'ok' && checks.data === 'fresh' && checks.redis !== 'unreachable', checks };
+    return { ok: checks.store === 'ok' && checks.data === 'fresh' && checks.redis !== 'unreachable', checks, details: { feeds } };
   };
 
   const httpMetrics = createHttpMetrics(metrics.registry, [...marketDataRoutes, ...predictionRoutes].map((r) => r.path));

@@ -30,7 +30,8 @@ export interface VariantAppOptions {
   /** /graphql on plain node:http; throws an ApiError for a body it cannot read. */
   graphql: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   openApiDocument: object;
-  ready: () => Promise<{ ok: boolean; checks: Record<string, string> }>;
+  /** Readiness: `ok` decides the status; `checks` one word per dependency, `details` what an operator reads next. */
+  ready: () => Promise<{ ok: boolean; checks: Record<string, string>; details?: Record<string, unknown> }>;
   logger: Logger;
 }
 
@@ -89,8 +90,8 @@ export function createVariantApp(options: VariantAppOptions): RequestListener {
     res.json({ status: 'ok' });
   });
   app.get('/ready', async (_req, res) => {
-    const { ok, checks } = await options.ready();
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not_ready', checks });
+    const { ok, checks, details } = await options.ready();
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not_ready', checks, ...details });
   });
 
 

@@ -43,6 +43,8 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
   const base = options.baseUrl.replace(/\/+$/, '');
   const url = (path: string) => `${base}${path.startsWith('/') ? '' : '/'}${path}`;
   const gate = createUpstreamGate({ source, ...options.gate });
+  // Named in every failure of a request: "ENOTFOUND" alone does not say which name did not resolve.
+  const host = new URL(base).host;
 
   async function fetchBytes(path: string): Promise<Uint8Array> {
     const signals = [AbortSignal.timeout(options.timeoutMs), ...(options.signal ? [options.signal] : [])];
@@ -51,8 +53,8 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
     try {
       response = await fetch(url(path), { headers: { 'user-agent': USER_AGENT, accept: '*/*' }, signal });
     } catch (error) {
-      if (isTimeoutError(error)) throw new UpstreamError(source, 'timeout', `no answer within ${options.timeoutMs} ms`);
-      throw new UpstreamError(source, 'network', `request failed (${describeCause(error)})`);
+      if (isTimeoutError(error)) throw new UpstreamError(source, 'timeout', `no answer from ${host} within ${options.timeoutMs} ms`);
+      throw new UpstreamError(source, 'network', `request to ${host} failed (${describeCause(error)})`);
     }
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
@@ -67,8 +69,8 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
     try {
       return new Uint8Array(await response.arrayBuffer());
     } catch (error) {
-      if (isTimeoutError(error)) throw new UpstreamError(source, 'timeout', `body not complete within ${options.timeoutMs} ms`);
-      throw new UpstreamError(source, 'network', `body cut off (${describeCause(error)})`);
+      if (isTimeoutError(error)) throw new UpstreamError(source, 'timeout', `body from ${host} not complete within ${options.timeoutMs} ms`);
+      throw new UpstreamError(source, 'network', `body from ${host} cut off (${describeCause(error)})`);
     }
   }
 

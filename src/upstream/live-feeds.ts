@@ -68,9 +68,23 @@ export function createLiveFeeds(options: LiveFeedsOptions): LiveFeeds {
   };
 }
 
-/** A source's line on /ready: why it is not being called, or whether it has answered yet. */
-export function feedCheck(feed: PollerStats): 'circuit_open' | 'rate_limited' | 'pending' | 'ok' {
-  if (feed.circuit !== 'closed') return 'circuit_open';
-  if (feed.notBefore !== null) return 'rate_limited';
-  return feed.lastSuccessAt === null ? 'pending' : 'ok';
+export type FeedState = 'circuit_open' | 'rate_limited' | 'pending' | 'failing' | 'ok';
+
+/** A source as /ready reports it: its state, and what an operator needs next. */
+export interface FeedReport {
+  /** Why it is not called (`circuit_open`, `rate_limited`), never polled yet (`pending`), or how its last poll went. */
+  state: FeedState;
+  lastSuccessAt: string | null;
+  /** The last failure (source, host and cause), while the feed is not `ok`. */
+  lastError: string | null;
+}
+
+export function feedReport(feed: PollerStats): FeedReport {
+  const state: FeedState =
+    feed.circuit !== 'closed' ? 'circuit_open' : feed.notBefore !== null ? 'rate_limited' : feed.lastOutcome === null ? 'pending' : feed.lastOutcome === 'failed' ? 'failing' : 'ok';
+  return {
+    state,
+    lastSuccessAt: feed.lastSuccessAt === null ? null : new Date(feed.lastSuccessAt).toISOString(),
+    lastError: state === 'ok' ? null : feed.lastError,
+  };
 }

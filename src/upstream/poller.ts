@@ -39,6 +39,8 @@ export interface PollerStats {
   failures: Record<string, number>;
   lastSuccessAt: number | null;
   lastError: string | null;
+  /** How the last poll ended; null before the first. */
+  lastOutcome: 'succeeded' | 'failed' | null;
   /** The circuit of the source's requests (open: not called until a trial request succeeds). */
   circuit: CircuitName;
   /** When the upstream asked us to wait: no poll before this (epoch ms, by the host's clock), else null. */
@@ -82,6 +84,7 @@ export function createPoller(options: PollerOptions): Poller {
     failures: {},
     lastSuccessAt: null,
     lastError: null,
+    lastOutcome: null,
   };
   let backfilled = false;
   let timer: NodeJS.Timeout | undefined;
@@ -125,6 +128,7 @@ export function createPoller(options: PollerOptions): Poller {
       await sinking.finally(() => (sinking = undefined));
       backfilled = true;
       stats.succeeded++;
+      stats.lastOutcome = 'succeeded';
       stats.lastSuccessAt = options.now();
       stats.invalidItems += batch.problems.invalid;
       for (const [reason, n] of Object.entries(batch.skipped)) stats.skippedItems[reason] = (stats.skippedItems[reason] ?? 0) + n;
@@ -136,11 +140,14 @@ export function createPoller(options: PollerOptions): Poller {
     } catch (error) {
       if (error instanceof TaskCancelledError) return;
       stats.failed++;
+      stats.lastOutcome = 'failed';
       const kind = error instanceof UpstreamError ? error.failure : 'ingest';
       stats.failures[kind] = (stats.failures[kind] ?? 0) + 1;
       stats.lastError = (error as Error).message;
       // An open circuit is expected quiet: the gate's one line when it opened is enough.
-      if (kind !== 'circuit_open') log.warn({ failure: kind, err: error instanceof UpstreamError ? undefined : error, reason: stats.lastError }, 'upstream poll failed; serving the last good data');
+      // Said as it is: with no good poll since start, there is no "last good data" of ours to serve.
+      const serving = stats.lastSuccessAt === null ? 'no good poll of it since start' : 'serving the data of its last good poll';
+      if (kind !== 'circuit_open') log.warn({ failure: kind, err: error instanceof UpstreamError ? undefined : error, reason: stats.lastError }, `upstream poll failed; ${serving}`);
     }
   }
 
