@@ -1,5 +1,26 @@
 /** Jest in native ESM mode (trading-signals ships ESM only); ts-jest transpiles without type checks
  * because `npm test` runs `tsc --noEmit` once before Jest. */
+
+/**
+ * Whole processes and injected faults (child services, kill -9, stopped databases, spawned CLIs):
+ * the slow part. `npm test` (MGW_TEST_SCOPE=quick) leaves them out to answer in about a minute;
+ * `npm run test:all`, which CI runs, includes them.
+ */
+const PROCESS_AND_FAULT_SUITES = [
+  'durability',
+  'postgres-faults',
+  'postgres-failure',
+  'redis-faults',
+  'quota-day',
+  'shutdown',
+  'fuzz',
+  'misconfiguration',
+  'lifecycle',
+  'cli',
+  'shared-quota',
+  'roles',
+].map((name) => `<rootDir>/test/integration/${name}\\.test\\.ts$`);
+
 export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
@@ -8,6 +29,7 @@ export default {
     '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }],
   },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', ...(process.env.MGW_TEST_SCOPE === 'quick' ? PROCESS_AND_FAULT_SUITES : [])],
   globalSetup: '<rootDir>/test/support/global-setup.mjs',
   testTimeout: 30000,
   maxWorkers: 2,
