@@ -17,7 +17,7 @@ beforeAll(async () => {
   free = (await t.createKey('free')).key;
   enterprise = (await t.createKey('enterprise')).key;
 });
-afterAll(() => t.close());
+afterAll(() => t?.close());
 
 /** A fresh key per test that counts quota, so tests do not share windows. */
 const freshKey = async (plan: 'free' | 'pro' | 'enterprise' = 'pro') => (await t.createKey(plan)).key;

@@ -16,7 +16,7 @@ beforeAll(async () => {
   pro = (await t.createKey('free', 'pro')).key;
   marketDataOnly = (await t.createKey('enterprise', 'none')).key;
 });
-afterAll(() => t.close());
+afterAll(() => t?.close());
 
 const freshKey = async () => (await t.createKey('free', 'pro')).key;
 const expectB = (body: unknown, status: number, type: string) => expectErrorEnvelope(body, status, type, 'B');

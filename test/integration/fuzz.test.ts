@@ -23,8 +23,8 @@ beforeAll(async () => {
   ports = { A: portOf((t.a as unknown as { app: string }).app), B: portOf((t.b as unknown as { app: string }).app) };
 });
 afterAll(async () => {
-  agent.destroy();
-  await t.close();
+  agent?.destroy();
+  await t?.close();
 });
 
 interface Sent {

@@ -10,7 +10,7 @@ let t: TestService;
 beforeAll(async () => {
   t = await startTestService();
 });
-afterAll(() => t.close());
+afterAll(() => t?.close());
 
 /** How many /graphql requests each path has answered, from /metrics. */
 async function answeredBy(): Promise<{ compiled: number; apollo: number }> {

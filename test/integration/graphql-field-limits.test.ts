@@ -8,7 +8,7 @@ let t: TestService;
 beforeAll(async () => {
   t = await startTestService();
 });
-afterAll(() => t.close());
+afterAll(() => t?.close());
 
 const aliasedBriefs = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `b${i}: assetBrief(symbols: ["BTC/USD"]) { interval }`).join(' ')} }`;
 

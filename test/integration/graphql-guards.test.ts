@@ -13,8 +13,8 @@ beforeAll(async () => {
   prod = await startTestService({ env: { NODE_ENV: 'production' } });
 });
 afterAll(async () => {
-  await dev.close();
-  await prod.close();
+  await dev?.close();
+  await prod?.close();
 });
 
 const post = (t: TestService, key: string | null, body: unknown) => {

@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   process.env.NODE_ENV = savedNodeEnv;
-  await t.close();
+  await t?.close();
 });
 
 /** Sends raw bytes and returns what comes back until the server closes. */

@@ -14,7 +14,7 @@ const logLines: string[] = [];
 beforeAll(async () => {
   t = await startTestService({ env: { LOG_LEVEL: 'trace' }, logSink: { write: (line) => void logLines.push(line) } });
 });
-afterAll(() => t.close());
+afterAll(() => t?.close());
 
 it('no plaintext key in the database, the logs or any answer', async () => {
   const pro = await t.createKey('pro', 'pro');

@@ -5,7 +5,7 @@ let t: TestService;
 beforeAll(async () => {
   t = await startTestService();
 });
-afterAll(() => t.close());
+afterAll(() => t?.close());
 
 /** The value of one series in the exposition text, 0 when absent. */
 async function sample(series: string): Promise<number> {

@@ -30,10 +30,10 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   if (!enabled) return;
-  proxy.restore();
-  await t.close();
-  await proxy.close();
-  await schema.drop();
+  proxy?.restore();
+  await t?.close();
+  await proxy?.close();
+  await schema?.drop();
 });
 
 maybe('unreachable, then back: memory keeps answering, the database paths answer 503 fast, and everything recovers', async () => {

@@ -29,9 +29,9 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   if (!enabled) return;
-  unhandled.stop();
-  await t.close();
-  await pg.destroy();
+  unhandled?.stop();
+  await t?.close();
+  await pg?.destroy();
 });
 
 maybe('stopped, restarted, hung and resumed under load: bounded waits, documented answers, recovery', async () => {

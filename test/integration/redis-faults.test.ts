@@ -31,10 +31,10 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   if (!enabled) return;
-  unhandled.stop();
-  await t.close();
-  await server.stop();
-  await target.teardown();
+  unhandled?.stop();
+  await t?.close();
+  await server?.stop();
+  await target?.teardown();
 });
 
 maybe('stopped, restarted, hung and resumed under load: bounded waits, 503 for metered requests, recovery', async () => {
