@@ -13,12 +13,30 @@ export function priceDecimals(price: number): number {
   return Math.min(40, Math.max(0, PRICE_SIGNIFICANT_DIGITS - integerDigits));
 }
 
-/** Rounds to `decimals` places like toFixed; never returns -0, NaN or Infinity (those become 0). */
+/**
+ * 15 significant digits: what a double holds for sure, so only the noise of the last operation goes
+ * (1.005 * 100 is 100.49999999999999). Taken off the scaled value before rounding, so a half
+ * written in decimal rounds as written.
+ */
+export const withoutBinaryNoise = (value: number): number => Number(value.toPrecision(15));
+
+/**
+ * Rounds to `decimals` places, halves away from zero, in one step on the decimal value (not its
+ * binary neighbour: 1.005 -> 1.01); never returns -0, NaN or Infinity (those become 0). The one
+ * rounding of every number the API shows: everything before it is computed unrounded.
+ */
 export function roundTo(value: number, decimals: number): number {
   if (!Number.isFinite(value)) return 0;
-  const rounded = Number(value.toFixed(decimals));
-  return Number.isFinite(rounded) ? rounded + 0 : 0;
+  const scale = 10 ** decimals;
+  const rounded = Math.round(withoutBinaryNoise(Math.abs(value) * scale)) / scale;
+  return Number.isFinite(rounded) ? Math.sign(value) * rounded + 0 : 0;
 }
+
+/** A price as shown: PRICE_SIGNIFICANT_DIGITS significant digits. */
+export const shownPrice = (price: number): number => roundTo(price, priceDecimals(price));
+
+/** Volumes as shown: 8 decimals, the finest an exchange reports (a sum of candles loses its float noise). */
+export const VOLUME_DECIMALS = 8;
 
 /** Rounds each non-null indicator: RSI to RSI_DECIMALS, the rest (price-scale) to `decimals`. */
 export function roundIndicators(values: Indicators, decimals: number): Indicators {

@@ -1,3 +1,5 @@
+import { roundTo, withoutBinaryNoise } from '../analytics/round.js';
+
 /**
  * Probability arithmetic of D7, done on whole basis points: a 4-decimal probability is an integer
  * number of basis points, so rounding never trips on binary fractions (0.285 * 100 = 28.499…).
@@ -25,10 +27,5 @@ export function deltaPoints(oldPct: number, newPct: number): number {
 }
 
 /** A move in points, unrounded, to one decimal like deltaPoints (halves away from zero), in one step. */
-export function roundPoints(points: number): number {
-  return (Math.sign(points) * Math.round(withoutBinaryNoise(Math.abs(points) * 10))) / 10 || 0;
-}
-
-/** 12 significant digits: far below any digit a platform sends, far above a double's noise. */
-const withoutBinaryNoise = (value: number): number => Number(value.toPrecision(12));
+export const roundPoints = (points: number): number => roundTo(points, 1);
 

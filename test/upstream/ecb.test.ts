@@ -29,10 +29,8 @@ const PAIRS: [string, string, string, string][] = [
   ['USD/CNY', 'US Dollar / Chinese Yuan', 'CNY', 'USD'],
 ];
 
-/** Derived rates carry 6 significant digits (more than the ECB's 4-5, none of the division's noise). */
-const sig6 = (x: number): number => Number(x.toPrecision(6));
-/** change24h: percent, 3 decimals. */
-const pct = (from: number, to: number): number => Math.round(((to - from) / from) * 100 * 1000) / 1000;
+/** change24h: percent, unrounded (the API rounds what it shows, once). */
+const pct = (from: number, to: number): number => ((to - from) / from) * 100;
 const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 /** The test's own reading of an ECB CSV: per pair, the (date, derived rate) series newest first. */
@@ -51,7 +49,8 @@ function expectedSeries(csv: string): Map<string, { date: string; rate: number }
       rows.flatMap((cells) => {
         const n = rate(cells, num);
         const d = rate(cells, den);
-        return n === undefined || d === undefined ? [] : [{ date: cells[0]!, rate: sig6(n / d) }];
+        // Derived rates are the plain quotient: rounded only where the API shows them.
+        return n === undefined || d === undefined ? [] : [{ date: cells[0]!, rate: n / d }];
       }),
     ]),
   );
@@ -93,7 +92,7 @@ describe('ecb connector', () => {
       const expected = expectedSeries(raw.toString('utf8'));
       // The newest row: 2025-05-09, USD 1.1252, GBP 0.8477 (spot checks of the reading above).
       expect(expected.get('EUR/USD')![0]).toEqual({ date: '2025-05-09', rate: 1.1252 });
-      expect(expected.get('GBP/USD')![0]).toEqual({ date: '2025-05-09', rate: sig6(1.1252 / 0.8477) });
+      expect(expected.get('GBP/USD')![0]).toEqual({ date: '2025-05-09', rate: 1.1252 / 0.8477 });
 
       for (const [symbol] of PAIRS) {
         const series = expected.get(symbol)!;
@@ -136,21 +135,21 @@ describe('ecb connector', () => {
   describe('on small hand-made CSVs', () => {
     const week = ownFixture('ecb/eurofxref-hist-week.csv');
 
-    it('derives the crosses (6 significant digits), skipping a pair only on the dates its rate is N/A', async () => {
+    it('derives the crosses unrounded, skipping a pair only on the dates its rate is N/A', async () => {
       const { batch } = await pollConnector(createEcbConnector(), serve({ body: week }), { now: LATER, backfill: true });
       const quote = (symbol: string) => of(batch.quotes, symbol)[0];
 
-      // 2026-11-24: USD 1.16, JPY 175.2, GBP N/A, CNY 8.25, AUD 1.78 — the documented rounding, as literals.
-      expect(quote('EUR/USD')).toEqual({ symbol: 'EUR/USD', price: 1.16, change24h: 0.433, volume24h: 0, observedAt: Date.parse('2026-11-24T15:00:00Z') });
-      expect(quote('USD/JPY')!.price).toBe(151.034);
-      expect(quote('USD/CNY')!.price).toBe(7.11207);
-      expect(quote('AUD/USD')!.price).toBe(0.651685);
+      // 2026-11-24: USD 1.16, JPY 175.2, GBP N/A, CNY 8.25, AUD 1.78 (23rd: USD 1.155).
+      expect(quote('EUR/USD')).toEqual({ symbol: 'EUR/USD', price: 1.16, change24h: pct(1.155, 1.16), volume24h: 0, observedAt: Date.parse('2026-11-24T15:00:00Z') });
+      expect(quote('USD/JPY')!.price).toBe(175.2 / 1.16);
+      expect(quote('USD/CNY')!.price).toBe(8.25 / 1.16);
+      expect(quote('AUD/USD')!.price).toBe(1.16 / 1.78);
 
       // GBP is N/A on the newest date: GBP/USD and EUR/GBP quote Monday's fixing, changed against Friday's.
       expect(quote('GBP/USD')).toEqual({
         symbol: 'GBP/USD',
-        price: sig6(1.155 / 0.879),
-        change24h: pct(sig6(1.15 / 0.877), sig6(1.155 / 0.879)),
+        price: 1.155 / 0.879,
+        change24h: pct(1.15 / 0.877, 1.155 / 0.879),
         volume24h: 0,
         observedAt: Date.parse('2026-11-23T15:00:00Z'),
       });

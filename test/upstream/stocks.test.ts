@@ -26,8 +26,8 @@ const RECORDED = ['AAPL', 'MSFT', 'NVDA', 'TSLA'];
 
 /** Prices lose the recordings' float32 noise: 4 decimals. */
 const price4 = (n: number): number => Math.round(n * 10_000) / 10_000;
-/** change24h: percent, 3 decimals. */
-const pct = (from: number, to: number): number => Math.round(((to - from) / from) * 100 * 1000) / 1000;
+/** change24h: percent, unrounded (the API rounds what it shows, once). */
+const pct = (from: number, to: number): number => ((to - from) / from) * 100;
 const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 const of = <T extends { symbol: string }>(items: T[], symbol: string): T[] => items.filter((i) => i.symbol === symbol);
 
@@ -123,7 +123,7 @@ describe('stocks connector', () => {
   describe('on small hand-made CSVs', () => {
     const msft = ownFixture('stocks/msft_small.csv');
 
-    it('rounds prices to 4 decimals, rounds volumes, and skips and counts bad rows', async () => {
+    it('reads prices to 4 decimals (float32 noise off), rounds volumes, and skips and counts bad rows', async () => {
       const { batch } = await pollConnector(createStocksConnector(['MSFT']), [route('MSFT', csv(msft))], { now: LATER, backfill: true });
       expect(batch.problems.invalid).toBe(2); // the bar without a close, the bar dated 2026/11/19
       expect(batch.problems.examples).toEqual([expect.stringMatching(/MSFT line 5/), expect.stringMatching(/MSFT line 7/)]);
@@ -132,7 +132,8 @@ describe('stocks connector', () => {
       expect(candles[0]).toEqual({ symbol: 'MSFT/USD', interval: '1d', openTime: Date.UTC(2026, 10, 12), open: 410.1, high: 412.5, low: 408, close: 411.3, volume: 21_000_000 });
       expect(candles[1]).toMatchObject({ open: 411.3, volume: 19_500_000 });
       expect(candles.at(-2)).toMatchObject({ high: 419, close: 418.1, volume: 23_456_789 });
-      expect(batch.quotes).toEqual([{ symbol: 'MSFT/USD', price: 419.5, change24h: 0.335, volume24h: 24_000_000, observedAt: Date.parse('2026-11-23T21:00:00Z') }]);
+      // The change is computed from the closes as read (418.1 -> 419.5), unrounded: the API rounds it once.
+      expect(batch.quotes).toEqual([{ symbol: 'MSFT/USD', price: 419.5, change24h: pct(418.1, 419.5), volume24h: 24_000_000, observedAt: Date.parse('2026-11-23T21:00:00Z') }]);
     });
 
     it('stamps the close at 21:00 UTC, but never later than now', async () => {

@@ -1,5 +1,6 @@
 /** Resolvers of variant A: asset markets, briefs and price alerts. */
 import { createPriceAlert } from '../../alerts/create-alert.js';
+import { roundTo, shownPrice, VOLUME_DECIMALS } from '../../analytics/round.js';
 import { INTERVALS, type Interval } from '../../domain/market.js';
 import { BRIEF_LIMIT, BRIEF_MAX_SYMBOLS, MARKETS_PAGE } from '../../domain/limits.js';
 import { normalizeSymbol, parseSymbolList } from '../../domain/symbols.js';
@@ -68,9 +69,10 @@ export const marketDataResolvers: Resolvers = {
     source: (m) => m.meta.source,
     type: (m) => m.meta.type,
     status: (m) => m.status,
-    price: (m) => m.quote?.price ?? null,
-    change24h: (m) => (m.quote ? Math.round(m.quote.change24h * 100) / 100 : null),
-    volume24h: (m) => m.quote?.volume24h ?? null,
+    // Shown rounded, once, here: quotes are kept as the upstream sent them (crosses and changes unrounded).
+    price: (m) => (m.quote ? shownPrice(m.quote.price) : null),
+    change24h: (m) => (m.quote ? roundTo(m.quote.change24h, 2) : null),
+    volume24h: (m) => (m.quote ? roundTo(m.quote.volume24h, VOLUME_DECIMALS) : null),
     updatedAt: (m) => m.quote?.observedAt ?? null,
   },
 

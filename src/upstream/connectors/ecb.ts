@@ -42,9 +42,6 @@ export const ECB_CROSSES: Cross[] = [
   { symbol: 'USD/CNY', name: 'US Dollar / Chinese Yuan', numerator: 'CNY', denominator: 'USD' },
 ];
 
-/** Six significant digits: more than the ECB's own 4-5, without the float noise of a division. */
-export const roundRate = (rate: number): number => Number(rate.toPrecision(6));
-
 export interface DailyRates {
   day: number;
   rates: Map<string, number>;
@@ -80,10 +77,11 @@ export function parseEcbCsv(text: string): { days: DailyRates[]; problems: ItemP
   return { days, problems };
 }
 
+/** Unrounded: the change between two days is computed from it, and the API rounds the shown rate once. */
 const crossRate = (cross: Cross, rates: Map<string, number>): number | undefined => {
   const n = rates.get(cross.numerator);
   const d = rates.get(cross.denominator);
-  return n === undefined || d === undefined ? undefined : roundRate(n / d);
+  return n === undefined || d === undefined ? undefined : n / d;
 };
 
 /** Quotes and daily candles of every cross, from rates newest first. */

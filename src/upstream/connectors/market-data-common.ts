@@ -62,5 +62,5 @@ export const BACKFILL_CANDLES = 150;
 
 export const INTERVAL_MINUTES: Record<Interval, number> = { '5m': 5, '15m': 15, '1h': 60, '4h': 240, '1d': 1440 };
 
-/** Percent change from `from` to `to`, 3 decimals (what `change_24h` carries). */
-export const percentChange = (from: number, to: number): number => Math.round(((to - from) / from) * 100 * 1000) / 1000;
+/** Percent change from `from` to `to`, unrounded: the API rounds it once, where it is shown. */
+export const percentChange = (from: number, to: number): number => ((to - from) / from) * 100;

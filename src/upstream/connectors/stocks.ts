@@ -29,7 +29,11 @@ export const STOCK_TICKERS: Record<string, string> = {
   META: 'Meta Platforms, Inc.',
 };
 
-/** The recordings carry float32 noise (193.5800018310547): 4 decimals is more than any exchange quotes. */
+/**
+ * Reading, not rounding for display: the recordings carry float32 noise (193.5800018310547 for
+ * 193.58), and no exchange quotes a share below a hundredth of a cent, so 4 decimals recover the
+ * price as traded. Changes are computed from these values; the API rounds what it shows once.
+ */
 const price4 = (n: number): number => Math.round(n * 10_000) / 10_000;
 
 export function parseDailyBars(ticker: string, text: string): { candles: Candle[]; problems: ItemProblems } {
