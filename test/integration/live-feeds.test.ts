@@ -5,7 +5,7 @@
  */
 import { ownFixture, sharedFixture, withShared } from '../support/upstream-fixtures.js';
 import { startUpstreamServer, type UpstreamServer } from '../support/upstream-server.js';
-import { bearer, startTestService, TestClock, type TestService } from '../support/service.js';
+import { bearer, startTestService, TestClock, type TestService, closeAll } from '../support/service.js';
 
 const SNAPSHOT_1 = 'polymarket/gamma_markets_active_limit100_2026-01-10.json';
 const SNAPSHOT_2 = 'polymarket/gamma_markets_active_limit500_2026-01-31.json';
@@ -28,8 +28,7 @@ const firstPrice = (m: GammaMarket): number | undefined => {
 let upstream: UpstreamServer | undefined;
 let t: TestService | undefined;
 afterEach(async () => {
-  await t?.close();
-  await upstream?.close();
+  await closeAll(t, upstream);
   t = upstream = undefined;
 });
 

@@ -5,7 +5,7 @@
  */
 import { availableEngines, ENGINES } from '../support/engines.js';
 import { startChatServer, type ChatServer } from '../support/chat-server.js';
-import { bearer, startTestService, TestClock, midMinute, type TestService } from '../support/service.js';
+import { bearer, startTestService, TestClock, midMinute, type TestService, closeAll } from '../support/service.js';
 
 const engines = await availableEngines();
 
@@ -43,8 +43,7 @@ describe('morning brief with a model (LLM_BASE_URL)', () => {
   let chat: ChatServer | undefined;
   let t: TestService | undefined;
   afterEach(async () => {
-    await t?.close();
-    await chat?.close();
+    await closeAll(t, chat);
     t = chat = undefined;
   });
 

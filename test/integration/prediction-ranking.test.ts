@@ -4,7 +4,7 @@
  * inactive; an answer cut short by a rate limit unranks nothing. Hand-made Gamma answers, served
  * by a loopback upstream to the real connector.
  */
-import { bearer, startTestService, TestClock, type TestService } from '../support/service.js';
+import { bearer, startTestService, TestClock, type TestService, closeAll } from '../support/service.js';
 import { startUpstreamServer, type UpstreamReply, type UpstreamServer } from '../support/upstream-server.js';
 
 const T0 = Date.UTC(2026, 0, 31, 18, 0);
@@ -26,8 +26,7 @@ const answer = (...markets: ReturnType<typeof gamma>[]): UpstreamReply => ({ bod
 let upstream: UpstreamServer | undefined;
 let t: TestService | undefined;
 afterEach(async () => {
-  await t?.close();
-  await upstream?.close();
+  await closeAll(t, upstream);
   t = upstream = undefined;
 });
 

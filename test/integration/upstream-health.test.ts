@@ -9,13 +9,12 @@ import { freePort } from '../support/ports.js';
 import { within } from '../support/wait.js';
 import { ownFixture, recordedFixture } from '../support/upstream-fixtures.js';
 import { startUpstreamServer, type UpstreamServer } from '../support/upstream-server.js';
-import { startTestService, TestClock, type TestService } from '../support/service.js';
+import { startTestService, TestClock, type TestService, closeAll } from '../support/service.js';
 
 let upstream: UpstreamServer | undefined;
 let t: TestService | undefined;
 afterEach(async () => {
-  await t?.close();
-  await upstream?.close();
+  await closeAll(t, upstream);
   t = upstream = undefined;
 });
 

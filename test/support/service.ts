@@ -108,3 +108,8 @@ export async function startTestService(
 }
 
 export const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
+
+/** Closes what a test started, in the order given (the service before the upstream it polls), whatever is missing. */
+export async function closeAll(...things: ({ close(): Promise<unknown> } | undefined)[]): Promise<void> {
+  for (const thing of things) await thing?.close();
+}
