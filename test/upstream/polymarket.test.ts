@@ -9,7 +9,7 @@ import { createPolymarketConnector } from '../../src/upstream/connectors/polymar
 import { UpstreamError } from '../../src/upstream/errors.js';
 import { pollConnector } from '../support/connectors.js';
 import type { UpstreamRoute } from '../support/upstream-server.js';
-import { ownFixture, sharedFixture, withShared } from '../support/upstream-fixtures.js';
+import { ownFixture, recordedFixture, sharedFixture, withShared } from '../support/upstream-fixtures.js';
 
 interface RawGamma {
   id: string;
@@ -43,8 +43,16 @@ const pagedRoute = (list: unknown[]): UpstreamRoute[] => [
 ];
 const PAGE = '/markets?active=true&closed=false&order=volume24hr&ascending=false';
 
-const readSnapshot = (file: string) => {
-  const body = sharedFixture(file);
+/** The whole recordings (../shared) and this repository's excerpts of them (everywhere). */
+const SNAPSHOTS = [
+  { file: SNAPSHOT_0110, test: withShared, read: sharedFixture },
+  { file: SNAPSHOT_0131, test: withShared, read: sharedFixture },
+  { file: 'polymarket/gamma_markets_excerpt_2026-01-10.json', test: it, read: recordedFixture },
+  { file: 'polymarket/gamma_markets_excerpt_2026-01-31.json', test: it, read: recordedFixture },
+];
+
+const readSnapshot = (file: string, read: (file: string) => Buffer = sharedFixture) => {
+  const body = read(file);
   const raw = JSON.parse(body.toString()) as RawGamma[];
   // The snapshot's date: its newest `updatedAt` (Gamma writes microseconds; milliseconds are enough).
   const takenAt = Math.max(...raw.map((m) => Date.parse(m.updatedAt.replace(/(\.\d{3})\d*Z$/, '$1Z'))));
@@ -58,9 +66,9 @@ it('declares its source, kind, default base URL and polling interval', () => {
   expect(connector).toMatchObject({ source: 'polymarket', kind: 'prediction', defaultBaseUrl: 'https://gamma-api.polymarket.com', pollMs: 60_000 });
 });
 
-describe.each([SNAPSHOT_0110, SNAPSHOT_0131])('the real Gamma recording %s', (file) => {
-  withShared('maps every market field by field', async () => {
-    const { body, raw, takenAt } = readSnapshot(file);
+describe.each(SNAPSHOTS)('the real Gamma recording $file', ({ file, test, read }) => {
+  test('maps every market field by field', async () => {
+    const { raw, takenAt } = readSnapshot(file, read);
     expect(Number.isFinite(takenAt)).toBe(true);
     const { batch, requests } = await pollConnector(connector, pagedRoute(raw), { now: takenAt });
 
@@ -99,9 +107,11 @@ describe.each([SNAPSHOT_0110, SNAPSHOT_0131])('the real Gamma recording %s', (fi
   });
 });
 
-withShared('the 01-10 then 01-31 snapshots give exactly the 13 movements computed from the raw JSON', async () => {
-  const first = readSnapshot(SNAPSHOT_0110);
-  const second = readSnapshot(SNAPSHOT_0131);
+it('the excerpts of the 01-10 then 01-31 snapshots give exactly the 13 movements computed from the raw JSON', async () => {
+  // The excerpts keep every market of both snapshots that moved by more than 5 points (the whole
+  // recordings are replayed through the service in test/integration/gamma-replay.test.ts).
+  const first = readSnapshot('polymarket/gamma_markets_excerpt_2026-01-10.json', recordedFixture);
+  const second = readSnapshot('polymarket/gamma_markets_excerpt_2026-01-31.json', recordedFixture);
 
   // Independently of the connector and the detector: markets in both snapshots whose first
   // outcome price moved by more than 5 points (500 basis points).
@@ -110,7 +120,7 @@ withShared('the 01-10 then 01-31 snapshots give exactly the 13 movements compute
   const expected = inBoth
     .filter((m) => Math.abs(firstPriceBp(m) - before.get(m.id)!) > 500)
     .map((m) => ({ marketId: `polymarket:${m.id}`, oldPct: before.get(m.id)! / 100, newPct: firstPriceBp(m) / 100 }));
-  expect(inBoth).toHaveLength(60);
+  expect(inBoth).toHaveLength(16); // of 60 in the whole recordings: the 13 movers and 3 that moved less
   expect(expected).toHaveLength(13);
 
   const detector = new MovementDetector();

@@ -12,7 +12,7 @@ import { pageGapMs, readPages, type Paging } from './pages.js';
 import { pointsOf, predictionBatch, skip } from './prediction-common.js';
 
 export const POLYMARKET_SOURCE = 'polymarket';
-/** Gamma answers at most 500 markets a request. */
+/** Gamma answers up to 500 markets a request (asked for 500, its recording got 500), so a shorter page is the last. */
 const PAGE_SIZE = 500;
 export const POLYMARKET_MAX_MARKETS = 1_000;
 
