@@ -8,7 +8,7 @@ import { INTERVALS } from '../../src/domain/market.js';
 import { createBinanceConnector } from '../../src/upstream/connectors/binance.js';
 import { UpstreamError } from '../../src/upstream/errors.js';
 import { pollConnector } from '../support/connectors.js';
-import { ownFixture, sharedFixture, withShared } from '../support/upstream-fixtures.js';
+import { ownFixture, recordedFixture, sharedFixture, withShared } from '../support/upstream-fixtures.js';
 import type { UpstreamReply, UpstreamRoute } from '../support/upstream-server.js';
 
 const NOW = Date.UTC(2026, 10, 23, 6, 0);
@@ -77,14 +77,28 @@ describe('binance connector', () => {
     expect(createBinanceConnector(['ETHUSDT', 'DOGEUSDT']).symbols).toEqual(['ETH/USDT', 'DOGE/USDT']);
   });
 
-  describe('on the real recordings', () => {
-    const tickers = () => sharedFixture('binance/api_v3_ticker_24hr_all_2024-03-10.json');
-    const klines = () => sharedFixture('binance/api_v3_klines_BTCUSDT_1h_2024-09-19_to_2025-09-19.json');
+  // This repository's excerpts everywhere (13 of 2 519 tickers, the newest 150 klines), the whole recordings where ../shared exists.
+  describe.each([
+    {
+      recording: 'the excerpts',
+      test: it,
+      tickers: () => recordedFixture('binance/ticker_24hr_excerpt_2024-03-10.json'),
+      klines: () => recordedFixture('binance/klines_BTCUSDT_1h_excerpt_2025-09-19.json'),
+      klineRows: 150,
+    },
+    {
+      recording: 'the whole recordings',
+      test: withShared,
+      tickers: () => sharedFixture('binance/api_v3_ticker_24hr_all_2024-03-10.json'),
+      klines: () => sharedFixture('binance/api_v3_klines_BTCUSDT_1h_2024-09-19_to_2025-09-19.json'),
+      klineRows: 8760,
+    },
+  ])('on $recording of real answers', ({ test, tickers, klines, klineRows }) => {
 
     /** As the real API: the newest `limit` rows. */
     const klinesUpToLimit = (rows: RawKline[]) => (url: URL): UpstreamReply => json(JSON.stringify(rows.slice(-Number(url.searchParams.get('limit')))));
 
-    withShared('asks for the ten pairs as a URL-encoded JSON array and maps every real ticker field by field', async () => {
+    test('asks for the ten pairs as a URL-encoded JSON array and maps every real ticker field by field', async () => {
       const body = tickers();
       const { batch, requests } = await pollConnector(
         createBinanceConnector(),
@@ -111,7 +125,7 @@ describe('binance connector', () => {
       expect(batch.problems).toEqual({ invalid: 0, examples: [] });
     });
 
-    withShared('quotes only the tracked pairs when the answer holds every symbol', async () => {
+    test('quotes only the tracked pairs when the answer holds every symbol', async () => {
       const { batch } = await pollConnector(createBinanceConnector(['BTCUSDT', 'ETHUSDT']), [tickerRoute(json(tickers())), klineRoute({}, json('[]'))], {
         now: NOW,
       });
@@ -120,9 +134,9 @@ describe('binance connector', () => {
       expect(batch.quotes.find((q) => q.symbol === 'ETH/USDT')).toEqual(expectedQuote('ETH/USDT', eth));
     });
 
-    withShared('maps the real 1h klines: the newest 150 on backfill, the newest 2 after', async () => {
+    test('maps the real 1h klines: the newest 150 on backfill, the newest 2 after', async () => {
       const rows = JSON.parse(klines().toString()) as RawKline[];
-      expect(rows).toHaveLength(8760);
+      expect(rows).toHaveLength(klineRows);
       const routes = [
         tickerRoute(tickersAsAsked(tickers())),
         klineRoute({ symbol: 'BTCUSDT', interval: '1h' }, klinesUpToLimit(rows)),
@@ -142,9 +156,11 @@ describe('binance connector', () => {
       expect(recent.batch.candles).toEqual(rows.slice(-2).map((r) => expectedCandle('BTC/USDT', '1h', r)));
       expect(recent.batch.problems.invalid).toBe(0);
     });
+  });
 
-    withShared('maps all 8760 real rows when the upstream sends them, without a problem', async () => {
-      const body = klines();
+  describe('on the whole 1h kline recording', () => {
+    withShared('maps all 8760 real rows when the upstream sends them, without a problem when the upstream sends them, without a problem', async () => {
+      const body = sharedFixture('binance/api_v3_klines_BTCUSDT_1h_2024-09-19_to_2025-09-19.json');
       const rows = JSON.parse(body.toString()) as RawKline[];
       const { batch } = await pollConnector(
         createBinanceConnector(['BTCUSDT']),

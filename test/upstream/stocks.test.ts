@@ -7,7 +7,7 @@
 import type { Candle, Quote } from '../../src/domain/market.js';
 import { createStocksConnector } from '../../src/upstream/connectors/stocks.js';
 import { pollConnector } from '../support/connectors.js';
-import { ownFixture, sharedFixture, withShared } from '../support/upstream-fixtures.js';
+import { ownFixture, recordedFixture, sharedFixture, withShared } from '../support/upstream-fixtures.js';
 import type { UpstreamReply, UpstreamRoute } from '../support/upstream-server.js';
 
 const DAY_MS = 86_400_000;
@@ -67,8 +67,12 @@ describe('stocks connector', () => {
     expect(connector.symbols).toEqual(TICKERS.map(([t]) => `${t}/USD`));
   });
 
-  describe('on the real daily recordings (2013-01-02 .. 2023-12-29)', () => {
-    const recordings = new Map(RECORDED.map((t) => [t, () => sharedFixture(`stocks/yahoo_daily_${t}_2013-01-02_to_2023-12-29.csv`)]));
+  // This repository's excerpts (the newest 300 rows, what a backfill keeps) everywhere, the whole recordings where ../shared exists.
+  describe.each([
+    { recording: 'excerpts of the', test: it, read: (t: string) => recordedFixture(`stocks/yahoo_daily_${t}_excerpt_2022-10-20_to_2023-12-29.csv`) },
+    { recording: 'the whole', test: withShared, read: (t: string) => sharedFixture(`stocks/yahoo_daily_${t}_2013-01-02_to_2023-12-29.csv`) },
+  ])('on $recording real daily recordings', ({ test, read }) => {
+    const recordings = new Map(RECORDED.map((t) => [t, () => read(t)]));
     const routes = (): UpstreamRoute[] =>
       TICKERS.map(([t]) => {
         const load = recordings.get(t);
@@ -76,7 +80,7 @@ describe('stocks connector', () => {
         return route(t, load ? csv(load()) : text('No data'));
       });
 
-    withShared('maps each recorded ticker field by field; the unrecorded ones count as problems', async () => {
+    test('maps each recorded ticker field by field; the unrecorded ones count as problems', async () => {
       const { batch, requests } = await pollConnector(createStocksConnector(), routes(), { now: LATER, backfill: true });
 
       expect(requests.map((r) => `${r.pathname}${r.search}`).sort()).toEqual(TICKERS.map(([t]) => `/q/d/l/?s=${t.toLowerCase()}.us&i=d`).sort());
@@ -110,7 +114,7 @@ describe('stocks connector', () => {
       expect(of(batch.quotes, 'AAPL/USD')[0]!.price).toBe(192.53);
     });
 
-    withShared('sends only the last 5 bars per ticker once backfilled', async () => {
+    test('sends only the last 5 bars per ticker once backfilled', async () => {
       const { batch } = await pollConnector(createStocksConnector(), routes(), { now: LATER, backfill: false });
       for (const ticker of RECORDED) {
         const lines = recordings.get(ticker)!().toString('utf8').trim().split(/\r?\n/);
