@@ -97,6 +97,7 @@ describe.each(cases)('$name, replayed as Gamma answers them', ({ test, read }) =
     const shown = await markets();
     expect(shown.count).toBe(Math.min(50, second.length));
     expect(first.some((m) => !latest.has(m.question.trim()))).toBe(true);
+    expect(new Set(shown.markets.map((m) => m.question)).size).toBe(shown.count); // no two share a question
     for (const m of shown.markets) expect(m.volume_24h).toBe(latest.get(m.question));
     const volumes = shown.markets.map((m) => m.volume_24h);
     expect(volumes).toEqual([...volumes].sort((a, b) => b - a));
