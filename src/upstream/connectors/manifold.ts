@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Connector, PredictionBatch } from '../connector.js';
 import { parseEnvelope, parseItems } from '../validate.js';
 import { decimal, probability } from './decimal.js';
-import { pageGapMs, readPages, type Paging } from './pages.js';
+import { readList, type Paging } from './pages.js';
 import { predictionBatch, skip } from './prediction-common.js';
 
 export const MANIFOLD_SOURCE = 'manifold';
@@ -39,16 +39,11 @@ export function createManifoldConnector({ maxMarkets = MANIFOLD_MAX_MARKETS, pag
     defaultBaseUrl: 'https://api.manifold.markets',
     async poll(context) {
       const { http, now } = context;
-      const answer = await readPages(context, {
-        maxItems: maxMarkets,
-        pageSize: PAGE_SIZE,
-        gapMs: pageGapMs(context.pollMs, maxMarkets, PAGE_SIZE, configuredGap),
-        async fetch(before, limit) {
-          const body = await http.json(`/v0/markets?limit=${limit}${before ? `&before=${encodeURIComponent(before)}` : ''}`);
-          const items = parseEnvelope(MANIFOLD_SOURCE, z.array(z.unknown()), body, 'the market list');
-          const last = idOf(items.at(-1));
-          return { items, next: items.length < limit || !last ? null : last };
-        },
+      const answer = await readList(context, maxMarkets, PAGE_SIZE, configuredGap, async (before, limit) => {
+        const body = await http.json(`/v0/markets?limit=${limit}${before ? `&before=${encodeURIComponent(before)}` : ''}`);
+        const items = parseEnvelope(MANIFOLD_SOURCE, z.array(z.unknown()), body, 'the market list');
+        const last = idOf(items.at(-1));
+        return { items, next: items.length < limit || !last ? null : last };
       });
       const skipped: Record<string, number> = {};
       // Other kinds (multiple choice, polls, numbers) have no single probability: not ours, not invalid.

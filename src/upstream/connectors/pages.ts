@@ -63,3 +63,7 @@ export async function readPages<T>(context: PollContext, reading: PageReading<T>
   }
   return { items: items.slice(0, reading.maxItems), complete: true, requests };
 }
+
+/** One list read up to `maxItems`, its pages spread over the poll interval (or the configured gap). */
+export const readList = <T>(context: PollContext, maxItems: number, pageSize: number, configuredGapMs: number | undefined, fetch: PageReading<T>['fetch']) =>
+  readPages(context, { maxItems, pageSize, gapMs: pageGapMs(context.pollMs, maxItems, pageSize, configuredGapMs), fetch });

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { Connector, PredictionBatch } from '../connector.js';
 import { parseEnvelope, parseItems } from '../validate.js';
 import { decimal, probability } from './decimal.js';
-import { pageGapMs, readPages, type Paging } from './pages.js';
+import { readList, type Paging } from './pages.js';
 import { pointsOf, predictionBatch, skip } from './prediction-common.js';
 
 export const POLYMARKET_SOURCE = 'polymarket';
@@ -60,16 +60,11 @@ export function createPolymarketConnector({ maxMarkets = POLYMARKET_MAX_MARKETS,
     defaultBaseUrl: 'https://gamma-api.polymarket.com',
     async poll(context) {
       const { http, now } = context;
-      const answer = await readPages(context, {
-        maxItems: maxMarkets,
-        pageSize: PAGE_SIZE,
-        gapMs: pageGapMs(context.pollMs, maxMarkets, PAGE_SIZE, configuredGap),
-        async fetch(from, limit) {
-          const offset = Number(from ?? 0);
-          const body = await http.json(`/markets?active=true&closed=false&order=volume24hr&ascending=false&limit=${limit}&offset=${offset}`);
-          const items = parseEnvelope(POLYMARKET_SOURCE, z.array(z.unknown()), body, 'the market list');
-          return { items, next: items.length < limit ? null : String(offset + items.length) };
-        },
+      const answer = await readList(context, maxMarkets, PAGE_SIZE, configuredGap, async (from, limit) => {
+        const offset = Number(from ?? 0);
+        const body = await http.json(`/markets?active=true&closed=false&order=volume24hr&ascending=false&limit=${limit}&offset=${offset}`);
+        const items = parseEnvelope(POLYMARKET_SOURCE, z.array(z.unknown()), body, 'the market list');
+        return { items, next: items.length < limit ? null : String(offset + items.length) };
       });
       const { items, problems } = parseItems(GammaMarket, answer.items);
       if (answer.stoppedBy) problems.examples.unshift(answer.stoppedBy);
