@@ -45,32 +45,34 @@ function toKeyRecord(row: ApiKeysTable): ApiKeyRecord {
   };
 }
 
+interface NewKey {
+  name: string;
+  keyHash: string;
+  displayPrefix: string;
+  now: number;
+}
+
+/** Writes a new key of `accountId`; only the hash of the key is stored. */
+async function insertKey(db: Kysely<Database>, accountId: string, input: NewKey): Promise<ApiKeyRecord> {
+  const key: ApiKeyRecord = { id: newId('key'), accountId, displayPrefix: input.displayPrefix, name: input.name, createdAt: input.now, revokedAt: null };
+  await db
+    .insertInto('api_keys')
+    .values({ id: key.id, account_id: accountId, display_prefix: key.displayPrefix, key_hash: input.keyHash, name: key.name, created_at: key.createdAt, revoked_at: null })
+    .execute();
+  return key;
+}
+
 export function createAccountRepository(db: Kysely<Database>) {
   return {
     /** One account per key created by the CLI: quotas are per account (D2). */
-    async createAccountWithKey(input: {
-      name: string;
-      marketDataPlan: MarketDataPlan;
-      predictionPlan: PredictionPlan;
-      keyHash: string;
-      displayPrefix: string;
-      now: number;
-    }): Promise<{ account: Account; key: ApiKeyRecord }> {
+    async createAccountWithKey(input: NewKey & { marketDataPlan: MarketDataPlan; predictionPlan: PredictionPlan }): Promise<{ account: Account; key: ApiKeyRecord }> {
       const account: Account = {
         id: newId('acct'),
         name: input.name,
         marketDataPlan: input.marketDataPlan,
         predictionPlan: input.predictionPlan,
       };
-      const key: ApiKeyRecord = {
-        id: newId('key'),
-        accountId: account.id,
-        displayPrefix: input.displayPrefix,
-        name: input.name,
-        createdAt: input.now,
-        revokedAt: null,
-      };
-      await db.transaction().execute(async (trx) => {
+      const key = await db.transaction().execute(async (trx) => {
         await trx
           .insertInto('accounts')
           .values({
@@ -81,20 +83,15 @@ export function createAccountRepository(db: Kysely<Database>) {
             created_at: input.now,
           })
           .execute();
-        await trx
-          .insertInto('api_keys')
-          .values({
-            id: key.id,
-            account_id: account.id,
-            display_prefix: key.displayPrefix,
-            key_hash: input.keyHash,
-            name: key.name,
-            created_at: key.createdAt,
-            revoked_at: null,
-          })
-          .execute();
+        return insertKey(trx, account.id, input);
       });
       return { account, key };
+    },
+
+    /** Another key on an existing account (a rotation without downtime); undefined when the account does not exist. */
+    async addKey(input: NewKey & { accountId: string }): Promise<ApiKeyRecord | undefined> {
+      const account = await db.selectFrom('accounts').select('id').where('id', '=', input.accountId).executeTakeFirst();
+      return account ? insertKey(db, input.accountId, input) : undefined;
     },
 
     async findKeyByHash(keyHash: string): Promise<KeyWithAccount | undefined> {

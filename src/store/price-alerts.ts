@@ -61,13 +61,31 @@ export function createPriceAlertRepository(db: Kysely<Database>) {
       return toAlert(row);
     },
 
-    /** Newest created first; `seq` breaks ties of the same millisecond. */
-    async listForAccount(accountId: string, filter: { status?: AlertStatus; symbol?: string }): Promise<PriceAlert[]> {
-      let query = db.selectFrom('price_alerts').select(COLUMNS).where('account_id', '=', accountId);
+    /** Newest created first; `seq` breaks ties of the same millisecond. No account: every account's. */
+    async list(filter: { accountId?: string | undefined; status?: AlertStatus | undefined; symbol?: string | undefined } = {}): Promise<PriceAlert[]> {
+      let query = db.selectFrom('price_alerts').select(COLUMNS);
+      if (filter.accountId) query = query.where('account_id', '=', filter.accountId);
       if (filter.status) query = query.where('status', '=', filter.status);
       if (filter.symbol) query = query.where('symbol', '=', filter.symbol);
       const rows = await query.orderBy('created_at', 'desc').orderBy('seq', 'desc').execute();
       return rows.map(toAlert);
+    },
+
+    async findById(id: string): Promise<PriceAlert | undefined> {
+      const row = await db.selectFrom('price_alerts').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+      return row ? toAlert(row) : undefined;
+    },
+
+    /**
+     * Cancels an alert: it is deleted, whatever its status (the statuses are fixed by the API: a
+     * cancelled alert has none), and the evaluator, which reads the active ones on every run, never
+     * sees it again. With `accountId`, only that account's alert. Returns the alert as it was.
+     */
+    async cancel(id: string, accountId?: string): Promise<PriceAlert | undefined> {
+      let query = db.deleteFrom('price_alerts').where('id', '=', id);
+      if (accountId) query = query.where('account_id', '=', accountId);
+      const row = await query.returning(COLUMNS).executeTakeFirst();
+      return row ? toAlert(row) : undefined;
     },
 
     async listActive(): Promise<PriceAlert[]> {

@@ -104,7 +104,7 @@ describe.each(ENGINES)('kill -9 on $name', (engine) => {
       const store = createStore(await openStore({ dataDir: env.DATA_DIR!, databaseUrl: env.DATABASE_URL }));
       try {
         for (const key of cliKeys) expect(await store.accounts.findKeyByHash(hashApiKey(key))).toBeDefined();
-        const alertIds = new Set((await store.priceAlerts.listForAccount(pro.account_id, {})).map((a) => a.id));
+        const alertIds = new Set((await store.priceAlerts.list({ accountId: pro.account_id })).map((a) => a.id));
         for (const id of acknowledged) expect(alertIds).toContain(id);
         const movementIds = new Set((await store.prediction.latestAlerts(100_000)).map((a) => a.id));
         for (const id of shown) expect(movementIds).toContain(id);

@@ -42,6 +42,14 @@ describeOnEachEngine('store', (suite) => {
     expect(mine).toMatchObject({ marketDataPlan: 'pro', predictionPlan: 'none', revokedAt: 2_000 });
     // The plaintext key is nowhere in the listing.
     expect(JSON.stringify(listed)).not.toContain(key);
+
+    // A second key on the same account (rotation): found by its own hash, on the same account and plans.
+    const second = 'mgw_' + 'c'.repeat(40) + name;
+    const added = await suite.store.accounts.addKey({ accountId: account.id, name: 'acme rotated', keyHash: hashApiKey(second), displayPrefix: second.slice(0, 10), now: 4_000 });
+    expect(added).toMatchObject({ accountId: account.id, name: 'acme rotated', createdAt: 4_000, revokedAt: null });
+    expect(added!.id).not.toBe(record.id);
+    expect(await suite.store.accounts.findKeyByHash(hashApiKey(second))).toEqual({ keyId: added!.id, keyHash: hashApiKey(second), revokedAt: null, account });
+    expect(await suite.store.accounts.addKey({ accountId: 'acct_missing', name: 'x', keyHash: hashApiKey(second + 'x'), displayPrefix: 'mgw_cccccc', now: 4_000 })).toBeUndefined();
   });
 
   maybe('upserts markets and quotes, keeping the newest quote', async () => {
@@ -93,15 +101,26 @@ describeOnEachEngine('store', (suite) => {
     const second = await suite.store.priceAlerts.create({ ...common, symbol: 'BTC/USD', kind: 'price_below', now: 10 });
     const third = await suite.store.priceAlerts.create({ ...common, symbol: 'EUR/USD', kind: 'price_above', now: 20 });
 
-    const all = await suite.store.priceAlerts.listForAccount(account.id, {});
+    const all = await suite.store.priceAlerts.list({ accountId: account.id });
     expect(all.map((a) => a.id)).toEqual([third.id, second.id, first.id]);
-    expect((await suite.store.priceAlerts.listForAccount(account.id, { symbol: 'BTC/USD' })).length).toBe(2);
+    expect((await suite.store.priceAlerts.list({ accountId: account.id, symbol: 'BTC/USD' })).length).toBe(2);
 
     expect(await suite.store.priceAlerts.transition(first.id, 'triggered', 50)).toBe(true);
     expect(await suite.store.priceAlerts.transition(first.id, 'triggered', 60)).toBe(false);
     expect(await suite.store.priceAlerts.transition(first.id, 'expired', 70)).toBe(false);
-    const triggered = await suite.store.priceAlerts.listForAccount(account.id, { status: 'triggered' });
+    const triggered = await suite.store.priceAlerts.list({ accountId: account.id, status: 'triggered' });
     expect(triggered).toEqual([{ ...first, status: 'triggered', triggeredAt: 50 }]);
     expect((await suite.store.priceAlerts.listActive()).map((a) => a.id).sort()).toEqual([second.id, third.id].sort());
+
+    // Cancelling: only the owner's alert, once; then gone from every listing and from the active set the evaluator reads.
+    expect(await suite.store.priceAlerts.cancel(second.id, 'acct_someone_else')).toBeUndefined();
+    expect(await suite.store.priceAlerts.cancel(second.id, account.id)).toEqual(second);
+    expect(await suite.store.priceAlerts.cancel(second.id)).toBeUndefined();
+    expect(await suite.store.priceAlerts.findById(second.id)).toBeUndefined();
+    expect(await suite.store.priceAlerts.findById(third.id)).toEqual(third);
+    expect((await suite.store.priceAlerts.listActive()).map((a) => a.id)).toEqual([third.id]);
+    expect((await suite.store.priceAlerts.list()).map((a) => a.id)).toEqual(expect.arrayContaining([first.id, third.id]));
+    // Without an account (the operator's CLI), any alert.
+    expect(await suite.store.priceAlerts.cancel(first.id)).toEqual({ ...first, status: 'triggered', triggeredAt: 50 });
   });
 });

@@ -41,7 +41,8 @@ export const marketDataResolvers: Resolvers = {
     },
 
     async priceAlerts(_root, { status, symbol }, { principal, services }) {
-      const items = await services.store.priceAlerts.listForAccount(principal!.account.id, {
+      const items = await services.store.priceAlerts.list({
+        accountId: principal!.account.id,
         status: status ?? undefined,
         symbol: symbol ? normalizeSymbol(symbol) : undefined,
       });
