@@ -41,8 +41,8 @@ import { predictionRoutes } from './rest/routes/prediction.js';
 import { coalescedReload } from './cluster/coalesced-reload.js';
 import { createChangeListener, createChangeNotifier } from './cluster/change-feed.js';
 import { createLeaderLease } from './cluster/leader-lease.js';
-import { createStore, openStore } from './store/index.js';
-import type { OpenStoreOptions } from './store/database.js';
+import { createStore } from './store/index.js';
+import { openConfiguredStore, storeLocation } from './store/configured.js';
 import { createLiveFeeds, feedReport, type FeedReport } from './upstream/live-feeds.js';
 import { createConnectors, liveSymbols } from './upstream/registry.js';
 
@@ -313,19 +313,6 @@ export async function createService(config: Config, options: ServiceOptions = {}
 
 export type Service = Awaited<ReturnType<typeof createService>>;
 
-/** The store the configuration names; a failure names the setting (never the URL: it may hold a password). */
-async function openConfiguredStore(config: Config, options: Omit<OpenStoreOptions, 'databaseUrl' | 'dataDir'> = {}) {
-  try {
-    return await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...options });
-  } catch (error) {
-    const setting = config.databaseUrl ? 'DATABASE_URL' : `DATA_DIR (${config.dataDir})`;
-    // A refused connection is an AggregateError with an empty message: its parts say what happened.
-    const parts = error instanceof AggregateError && !error.message ? error.errors : [error];
-    const reason = [...new Set(parts.map((e: { message?: string; code?: string }) => e?.message || e?.code || String(e)))].join('; ');
-    throw new ConfigError(`${setting}: cannot open the store: ${reason}`);
-  }
-}
-
 /**
  * `market-gateway start` (role `all`, the embedded default): both listeners and the jobs in one
  * process; `serve` (role `http`): the listeners only; `worker`: the jobs only, no listener. The
@@ -362,7 +349,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       ...(a === undefined
         ? { runsJobs: service.runsJobs() }
         : { marketData: `http://${config.host}:${a}/api/v1`, prediction: `http://${config.host}:${b}/api/v1`, graphql: `http://${config.host}:${a}/graphql`, docs: `http://${config.host}:${a}/docs` }),
-      store: service.store.connection.engine,
+      store: storeLocation(config),
       startupMs: Date.now() - started,
     },
     a === undefined ? 'market-gateway worker running' : 'market-gateway listening',

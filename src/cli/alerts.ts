@@ -1,9 +1,10 @@
-/** `alerts create`: price alerts (D11) through the same rules as the GraphQL mutation (createPriceAlert). */
+/** `alerts create|list|cancel`: price alerts, created through the same rules as the GraphQL mutation (createPriceAlert). */
 import { type Command, Option } from 'commander';
 import { createPriceAlert, type CreateAlertInput } from '../alerts/create-alert.js';
-import type { PriceAlert } from '../domain/account.js';
+import { ALERT_STATUSES, type AlertStatus, type PriceAlert } from '../domain/account.js';
+import { normalizeSymbol } from '../domain/symbols.js';
 import { CliError } from './errors.js';
-import { isoOrNull, printJson, printLines } from './output.js';
+import { isoOrNull, printJson, printLines, printTable } from './output.js';
 import { parseIsoTimestamp, parseNonEmpty, parseNumber } from './parse.js';
 import { withStore } from './context.js';
 
@@ -50,7 +51,69 @@ export function registerAlerts(program: Command): void {
       }
       await createAlert(options);
     });
+
+  alerts
+    .command('list')
+    .description('list price alerts, newest first: every account\'s, or one account\'s')
+    .addOption(new Option('--key-id <id>', 'only the alerts of the account of this key (key_...)').conflicts('account'))
+    .option('--account <id>', 'only the alerts of this account (acct_...)')
+    .addOption(new Option('--status <status>', 'only alerts in this status').choices(ALERT_STATUSES))
+    .option('--symbol <symbol>', 'only alerts on this symbol, e.g. BTC/USD', parseNonEmpty)
+    .option('--json', 'print a JSON array')
+    .action(async (options: ListOptions) => listAlerts(options));
+
+  alerts
+    .command('cancel')
+    .description('cancel a price alert: it is deleted and never fires (a triggered or expired one leaves the listings)')
+    .argument('<id>', 'alert id (alrt_...)')
+    .option('--json', 'print the cancelled alert as one JSON object')
+    .action(async (id: string, options: { json?: boolean }) => cancelAlert(id, options));
 }
+
+interface ListOptions {
+  keyId?: string;
+  account?: string;
+  status?: AlertStatus;
+  symbol?: string;
+  json?: boolean;
+}
+
+async function listAlerts(options: ListOptions): Promise<void> {
+  const alerts = await withStore(async (store) => {
+    let accountId = options.account;
+    if (options.keyId) {
+      const key = await store.accounts.findKeyById(options.keyId);
+      if (!key) throw new CliError(`no key with id ${options.keyId} (see: keys list)`);
+      accountId = key.accountId;
+    }
+    const symbol = options.symbol ? normalizeSymbol(options.symbol) : undefined;
+    return store.priceAlerts.list({ accountId, status: options.status, symbol });
+  });
+  if (options.json) {
+    printJson(alerts.map(toJson));
+    return;
+  }
+  if (alerts.length === 0) {
+    printLines('No alerts match.');
+    return;
+  }
+  printTable(
+    ['ID', 'STATUS', 'SYMBOL', 'CONDITION', 'ACCOUNT', 'CREATED', 'EXPIRES', 'TRIGGERED'],
+    alerts.map((a) => [a.id, a.status, a.symbol, conditionOf(a), a.accountId, isoOrNull(a.createdAt) ?? '', isoOrNull(a.expiresAt) ?? '-', isoOrNull(a.triggeredAt) ?? '-']),
+  );
+}
+
+async function cancelAlert(id: string, options: { json?: boolean }): Promise<void> {
+  const alert = await withStore(async (store) => {
+    const cancelled = await store.priceAlerts.cancel(id);
+    if (!cancelled) throw new CliError(`no alert with id ${id} (see: alerts list)`);
+    return cancelled;
+  });
+  if (options.json) printJson(toJson(alert));
+  else printLines(`Cancelled alert ${alert.id} (${alert.status} when cancelled): ${alert.symbol} ${conditionOf(alert)}`);
+}
+
+const conditionOf = (alert: PriceAlert): string => (alert.kind === 'signal' ? `signal ${alert.signal}` : `${alert.kind} ${alert.threshold}`);
 
 function toInput(options: CreateOptions): CreateAlertInput {
   const base = { symbol: options.symbol, expiresAt: options.expiresAt ?? null };
@@ -71,9 +134,8 @@ async function createAlert(options: CreateOptions): Promise<void> {
     printJson(toJson(alert));
     return;
   }
-  const condition = alert.kind === 'signal' ? `signal ${alert.signal}` : `${alert.kind} ${alert.threshold}`;
   printLines(
-    `Created alert ${alert.id} (${alert.status}): ${alert.symbol} ${condition}`,
+    `Created alert ${alert.id} (${alert.status}): ${alert.symbol} ${conditionOf(alert)}`,
     `  created: ${isoOrNull(alert.createdAt)}`,
     `  expires: ${isoOrNull(alert.expiresAt) ?? 'never'}`,
   );
@@ -83,6 +145,7 @@ async function createAlert(options: CreateOptions): Promise<void> {
 function toJson(alert: PriceAlert) {
   return {
     id: alert.id,
+    account_id: alert.accountId,
     status: alert.status,
     symbol: alert.symbol,
     kind: alert.kind,

@@ -2,9 +2,10 @@
  * Configuration and store for a command. Loaded on first use, so a usage error or `--help` answers
  * without loading zod, Kysely and the database drivers.
  */
+import fs from 'node:fs';
 import type { Config } from '../config/config.js';
 import type { Store } from '../store/index.js';
-import { CliError, describeError } from './errors.js';
+import { CliError } from './errors.js';
 
 /** The server's configuration (same environment variables); a bad value is the operator's to fix. */
 export async function loadCliConfig(): Promise<Config> {
@@ -16,18 +17,27 @@ export async function loadCliConfig(): Promise<Config> {
   }
 }
 
-/** Opens the store the server uses (SQLite WAL file or PostgreSQL), runs `work`, always closes it. */
+/**
+ * Opens the store the server uses (SQLite WAL file or PostgreSQL), says which on stderr, runs
+ * `work`, always closes it. Only `start` creates DATA_DIR: a command pointed at a directory that
+ * does not exist would otherwise make an empty database that no server reads.
+ */
 export async function withStore<T>(work: (store: Store) => Promise<T>): Promise<T> {
   const config = await loadCliConfig();
-  const { createStore, openStore } = await import('../store/index.js');
-  let connection;
-  try {
-    connection = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  } catch (error) {
-    // Never print DATABASE_URL itself: it may hold a password.
-    const where = config.databaseUrl ? 'DATABASE_URL' : `DATA_DIR ${config.dataDir}`;
-    throw new CliError(`cannot open the store (${where}): ${describeError(error)}`);
+  const [{ createStore }, { openConfiguredStore, storeLocation }, { ConfigError }] = await Promise.all([
+    import('../store/index.js'),
+    import('../store/configured.js'),
+    import('../config/config.js'),
+  ]);
+  if (!config.databaseUrl && !fs.existsSync(config.dataDir)) {
+    throw new CliError(
+      `DATA_DIR ${config.dataDir} does not exist: start the server once (npm start creates it), or set DATA_DIR to the directory the server uses`,
+    );
   }
+  process.stderr.write(`store: ${storeLocation(config)}\n`);
+  const connection = await openConfiguredStore(config).catch((error: unknown) => {
+    throw error instanceof ConfigError ? new CliError(error.message) : error;
+  });
   try {
     return await work(createStore(connection));
   } finally {

@@ -1,8 +1,9 @@
-/** `keys create|revoke|list`: accounts and API keys (D2). The plaintext key is printed once and never stored. */
+/** `keys create|rotate|revoke|list`: accounts and API keys (D2). The plaintext key is printed once and never stored. */
 import { type Command, Option } from 'commander';
 import { displayPrefix, generateApiKey, hashApiKey } from '../auth/api-key.js';
-import { MARKET_DATA_PLANS, PREDICTION_PLANS, type MarketDataPlan, type PredictionPlan } from '../domain/account.js';
-import type { ApiKeyListing } from '../store/accounts.js';
+import { MARKET_DATA_PLANS, PREDICTION_PLANS, type Account, type MarketDataPlan, type PredictionPlan } from '../domain/account.js';
+import type { ApiKeyListing, ApiKeyRecord } from '../store/accounts.js';
+import type { Store } from '../store/index.js';
 import { CliError } from './errors.js';
 import { isoOrNull, printJson, printLines, printTable } from './output.js';
 import { parseNonEmpty } from './parse.js';
@@ -12,7 +13,15 @@ interface CreateOptions {
   plan: MarketDataPlan;
   predictionPlan: PredictionPlan;
   name: string;
+  account?: string;
   json?: boolean;
+}
+
+/** A new key, as printed: the plaintext once, with the account it belongs to. */
+interface IssuedKey {
+  key: string;
+  record: ApiKeyRecord;
+  account: Account;
 }
 
 export function registerKeys(program: Command): void {
@@ -20,12 +29,21 @@ export function registerKeys(program: Command): void {
 
   keys
     .command('create')
-    .description('create an account with a new API key (the key is shown once)')
-    .addOption(new Option('--plan <plan>', 'market-data plan').choices(MARKET_DATA_PLANS).default('free'))
-    .addOption(new Option('--prediction-plan <plan>', 'prediction plan').choices(PREDICTION_PLANS).default('none'))
+    .description('create an account with a new API key, or with --account a second key on an existing account (the key is shown once)')
+    .addOption(new Option('--plan <plan>', 'market-data plan of the new account').choices(MARKET_DATA_PLANS).default('free'))
+    .addOption(new Option('--prediction-plan <plan>', 'prediction plan of the new account').choices(PREDICTION_PLANS).default('none'))
+    .addOption(new Option('--account <id>', 'add the key to this account (acct_...); its plans and quotas are shared').conflicts(['plan', 'predictionPlan']))
     .option('--name <text>', 'a label for the account and key', parseNonEmpty, 'default')
     .option('--json', 'print one JSON object')
-    .action(async (options: CreateOptions) => createKey(options));
+    .action(async (options: CreateOptions) => printIssued(await (options.account ? addKey(options.account, options.name) : createKey(options)), options));
+
+  keys
+    .command('rotate')
+    .description('issue a new key on the account of a key; the old key keeps working until revoked (or at once with --revoke-old)')
+    .argument('<id>', 'key id (key_...) to replace')
+    .option('--revoke-old', 'revoke the old key now instead of after your clients switch')
+    .option('--json', 'print one JSON object')
+    .action(async (id: string, options: { revokeOld?: boolean; json?: boolean }) => rotateKey(id, options));
 
   keys
     .command('revoke')
@@ -40,7 +58,7 @@ export function registerKeys(program: Command): void {
     .action(async (options: { json?: boolean }) => listKeys(options));
 }
 
-async function createKey(options: CreateOptions): Promise<void> {
+async function createKey(options: CreateOptions): Promise<IssuedKey> {
   const key = generateApiKey();
   const { account, key: record } = await withStore((store) =>
     store.accounts.createAccountWithKey({
@@ -52,6 +70,34 @@ async function createKey(options: CreateOptions): Promise<void> {
       now: Date.now(),
     }),
   );
+  return { key, record, account };
+}
+
+/** A second key on an existing account, named after `name`. */
+async function addKey(accountId: string, name: string, store?: Store): Promise<IssuedKey> {
+  const add = async (s: Store) => {
+    const key = generateApiKey();
+    const record = await s.accounts.addKey({ accountId, name, keyHash: hashApiKey(key), displayPrefix: displayPrefix(key), now: Date.now() });
+    if (!record) throw new CliError(`no account with id ${accountId} (see: keys list)`);
+    const account = (await s.accounts.findKeyById(record.id))!.account;
+    return { key, record, account };
+  };
+  return store ? add(store) : withStore(add);
+}
+
+async function rotateKey(id: string, options: { revokeOld?: boolean; json?: boolean }): Promise<void> {
+  const issued = await withStore(async (store) => {
+    const old = await store.accounts.findKeyById(id);
+    if (!old) throw new CliError(`no key with id ${id} (see: keys list)`);
+    if (old.revokedAt !== null) throw new CliError(`key ${id} is revoked; create a key on its account instead: keys create --account ${old.accountId}`);
+    const fresh = await addKey(old.accountId, old.name, store);
+    if (options.revokeOld) await store.accounts.revokeKey(id, Date.now());
+    return fresh;
+  });
+  printIssued(issued, options, options.revokeOld ? `Key ${id} is revoked; running servers refuse it within 2 s.` : `Key ${id} keeps working until you revoke it: keys revoke ${id}`);
+}
+
+function printIssued({ key, record, account }: IssuedKey, options: { json?: boolean }, note?: string): void {
   if (options.json) {
     printJson({
       id: record.id,
@@ -62,6 +108,7 @@ async function createKey(options: CreateOptions): Promise<void> {
       name: record.name,
       created_at: isoOrNull(record.createdAt),
     });
+    if (note) process.stderr.write(`${note}\n`);
     return;
   }
   printLines(
@@ -71,6 +118,7 @@ async function createKey(options: CreateOptions): Promise<void> {
     `  ${key}`,
     '',
     'Store this key now: it will not be shown again (only its hash is kept).',
+    ...(note ? [note] : []),
   );
 }
 
@@ -101,10 +149,11 @@ async function listKeys(options: { json?: boolean }): Promise<void> {
     return;
   }
   printTable(
-    ['ID', 'PREFIX', 'NAME', 'PLAN', 'PREDICTION', 'CREATED', 'REVOKED'],
+    ['ID', 'PREFIX', 'ACCOUNT', 'NAME', 'PLAN', 'PREDICTION', 'CREATED', 'REVOKED'],
     keys.map((k) => [
       k.id,
       `${k.displayPrefix}…`,
+      k.accountId,
       k.name,
       k.marketDataPlan,
       k.predictionPlan,

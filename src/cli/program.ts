@@ -3,10 +3,12 @@ import { Command } from 'commander';
 import { registerAlerts } from './alerts.js';
 import { registerKeys } from './keys.js';
 import { registerServe } from './serve.js';
+import { packageVersion } from './version.js';
 
 export function buildProgram(): Command {
   const program = new Command('market-gateway')
     .description('Market gateway: serve the API, manage API keys and price alerts')
+    .version(packageVersion(), '-V, --version', 'print the version')
     // Throw instead of exiting, so main decides the exit code and the store is always closed.
     .exitOverride()
     .showSuggestionAfterError();

@@ -35,6 +35,8 @@ export interface OpenStoreOptions {
 }
 
 const INT8_OID = 20;
+/** The embedded store's file, in DATA_DIR. */
+export const SQLITE_FILE = 'market-gateway.sqlite';
 
 export async function openStore(options: OpenStoreOptions): Promise<StoreConnection> {
   const connection = options.databaseUrl
@@ -46,7 +48,7 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreConnect
 
 function openSqlite(dataDir: string): StoreConnection {
   fs.mkdirSync(dataDir, { recursive: true });
-  const sqlite = new BetterSqlite3(path.join(dataDir, 'market-gateway.sqlite'));
+  const sqlite = new BetterSqlite3(path.join(dataDir, SQLITE_FILE));
   // WAL lets the CLI write while the server reads; busy_timeout makes them wait for each other
   // instead of failing; synchronous=NORMAL in WAL mode survives a process crash.
   sqlite.pragma('journal_mode = WAL');

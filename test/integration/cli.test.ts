@@ -5,8 +5,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { buildProgram } from '../../src/cli/program.js';
+import type { Command } from 'commander';
 import { createStore, openStore } from '../../src/store/index.js';
-import { runCli, type CliResult } from '../support/cli.js';
+import { REPO_ROOT, runCli, type CliResult } from '../support/cli.js';
 
 const KEY_PATTERN = /^mgw_[0-9A-Za-z]{32,}$/;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -126,6 +128,7 @@ describe('alerts create', () => {
     expect(above.code).toBe(0);
     expect(JSON.parse(above.stdout)).toEqual({
       id: expect.stringMatching(/^alrt_/),
+      account_id: proKey.account_id,
       status: 'active',
       symbol: 'BTC/USD',
       kind: 'price_above',
@@ -190,5 +193,115 @@ describe('keys revoke', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/already revoked/);
     expectUserError(alert, /revoked/);
+  });
+});
+
+describe('keys rotation', () => {
+  it('create --account adds a key to an account; rotate issues one and keeps or revokes the old', async () => {
+    const [added, withPlan, noAccount] = await Promise.all([
+      cli('keys', 'create', '--account', proKey.account_id, '--name', 'ci', '--json'),
+      cli('keys', 'create', '--account', proKey.account_id, '--plan', 'enterprise'),
+      cli('keys', 'create', '--account', 'acct_doesnotexist'),
+    ]);
+    expect(added.code).toBe(0);
+    // The account's plans, not the defaults: plans belong to the account.
+    expect(JSON.parse(added.stdout)).toMatchObject({ account_id: proKey.account_id, plan: 'pro', prediction_plan: 'pro', name: 'ci', key: expect.stringMatching(KEY_PATTERN) });
+    expectUserError(withPlan, /--account.*cannot be used with.*--plan/);
+    expectUserError(noAccount, /no account with id acct_doesnotexist/);
+
+    const addedId = (JSON.parse(added.stdout) as CreatedKey).id;
+    const [kept, revoked] = await Promise.all([cli('keys', 'rotate', proKey.id, '--json'), cli('keys', 'rotate', addedId, '--revoke-old', '--json')]);
+    expect(kept.code).toBe(0);
+    expect(revoked.code).toBe(0);
+    const keptNew = JSON.parse(kept.stdout) as CreatedKey;
+    const revokedNew = JSON.parse(revoked.stdout) as CreatedKey;
+    expect(keptNew).toMatchObject({ account_id: proKey.account_id, name: 'acme', plan: 'pro' });
+    expect(revokedNew).toMatchObject({ account_id: proKey.account_id, name: 'ci' });
+    expect(kept.stderr).toMatch(`Key ${proKey.id} keeps working until you revoke it`);
+
+    const listed = JSON.parse((await cli('keys', 'list', '--json')).stdout) as { id: string; revoked_at: string | null }[];
+    const revokedAt = (id: string) => listed.find((k) => k.id === id)?.revoked_at;
+    expect(revokedAt(proKey.id)).toBeNull();
+    expect(revokedAt(keptNew.id)).toBeNull();
+    expect(revokedAt(addedId)).toMatch(ISO_MS);
+    expect(revokedAt(revokedNew.id)).toBeNull();
+
+    expectUserError(await cli('keys', 'rotate', addedId), /is revoked; create a key on its account instead: keys create --account acct_/);
+    expectUserError(await cli('keys', 'rotate', 'key_doesnotexist'), /no key with id key_doesnotexist/);
+  });
+});
+
+describe('alerts list and cancel', () => {
+  it("lists every account's alerts or one account's, filters by status, and cancels by id", async () => {
+    const other = JSON.parse((await cli('keys', 'create', '--plan', 'enterprise', '--json')).stdout) as CreatedKey;
+    const created = await Promise.all([
+      cli('alerts', 'create', '--key-id', proKey.id, '--symbol', 'BTC/USD', '--below', '1', '--json'),
+      cli('alerts', 'create', '--key-id', other.id, '--symbol', 'BTC/USD', '--above', '1000000000', '--json'),
+    ]);
+    const [mine, theirs] = created.map((r) => JSON.parse(r.stdout) as { id: string });
+
+    const [all, byKey, byAccount, triggered, human, badStatus, bothFilters] = await Promise.all([
+      cli('alerts', 'list', '--json'),
+      cli('alerts', 'list', '--key-id', other.id, '--json'),
+      cli('alerts', 'list', '--account', proKey.account_id, '--status', 'active', '--json'),
+      cli('alerts', 'list', '--status', 'triggered', '--json'),
+      cli('alerts', 'list', '--account', other.account_id),
+      cli('alerts', 'list', '--status', 'cancelled'),
+      cli('alerts', 'list', '--key-id', other.id, '--account', other.account_id),
+    ]);
+    const ids = (r: CliResult) => (JSON.parse(r.stdout) as { id: string }[]).map((a) => a.id);
+    expect(ids(all)).toEqual(expect.arrayContaining([mine!.id, theirs!.id]));
+    expect(ids(byKey)).toEqual([theirs!.id]);
+    expect(ids(byAccount)).toContain(mine!.id);
+    expect(ids(byAccount)).not.toContain(theirs!.id);
+    expect(ids(triggered)).toEqual([]);
+    expect(human.stdout).toMatch(new RegExp(`^ID +STATUS +SYMBOL +CONDITION +ACCOUNT`));
+    expect(human.stdout).toMatch(new RegExp(`${theirs!.id} +active +BTC/USD +price_above 1000000000 +${other.account_id}`));
+    expectUserError(badStatus, /--status.*'cancelled'.*active, triggered, expired/);
+    expectUserError(bothFilters, /--key-id.*cannot be used with.*--account/);
+
+    const cancelled = await cli('alerts', 'cancel', theirs!.id, '--json');
+    expect(cancelled.code).toBe(0);
+    expect(JSON.parse(cancelled.stdout)).toMatchObject({ id: theirs!.id, status: 'active', account_id: other.account_id });
+    expect(ids(await cli('alerts', 'list', '--key-id', other.id, '--json'))).toEqual([]);
+    expectUserError(await cli('alerts', 'cancel', theirs!.id), new RegExp(`no alert with id ${theirs!.id}`));
+  });
+});
+
+describe('the command line itself', () => {
+  /** Every command of the tree, as the words that reach it (`keys rotate`). */
+  const commandPaths = (command: Command, prefix: string[] = []): string[][] =>
+    command.commands.flatMap((c) => [[...prefix, c.name()], ...commandPaths(c, [...prefix, c.name()])]);
+
+  it('--version prints the package version', async () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+    const result = await cli('--version');
+    expect(result).toMatchObject({ code: 0, stdout: `${version}\n` });
+  });
+
+  it('every command has its own help', async () => {
+    const paths = commandPaths(buildProgram());
+    expect(paths.map((p) => p.join(' '))).toEqual(expect.arrayContaining(['keys rotate', 'alerts list', 'alerts cancel', 'start']));
+    const results = await Promise.all(paths.map((words) => cli(...words, '--help')));
+    results.forEach((result, i) => {
+      expect(result.code).toBe(0);
+      expect(result.stdout.split('\n')[0]).toMatch(new RegExp(`^Usage: market-gateway ${paths[i]!.join(' ')} `));
+    });
+  });
+
+  it('says which store it opened, resolves a relative DATA_DIR once, and refuses one that does not exist', async () => {
+    const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'mgw-cli-dir-'));
+    try {
+      const listed = await runCli(['keys', 'list'], { DATA_DIR: path.relative(REPO_ROOT, dataDir) });
+      expect(listed.code).toBe(0);
+      expect(listed.stderr).toBe(`store: SQLite ${path.join(dataDir, 'market-gateway.sqlite')}\n`);
+
+      const missing = path.join(parent, 'typo');
+      const refused = await runCli(['keys', 'create'], { DATA_DIR: missing });
+      expectUserError(refused, new RegExp(`DATA_DIR ${missing} does not exist: start the server once`));
+      expect(fs.existsSync(missing)).toBe(false);
+    } finally {
+      fs.rmSync(parent, { recursive: true, force: true });
+    }
   });
 });

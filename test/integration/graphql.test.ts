@@ -55,6 +55,34 @@ describe('REST and GraphQL give the same data', () => {
     expect(listed.body.data.priceAlerts).toEqual({ total: 1, items: [{ id: alert.id, market: { symbol: 'BTC/USD', status: 'ACTIVE' } }] });
   });
 
+  it("an alert is read and cancelled by id on the caller's own account only, and a cancelled alert never fires", async () => {
+    const [owner, stranger, free] = await Promise.all([t.createKey('pro'), t.createKey('enterprise'), t.createKey('free')]);
+    const price = t.service.markets.quote('BTC/USD')!.price;
+    // Meets its condition on the next quote: only cancelling keeps it from firing.
+    const created = await gql(owner.key, 'mutation($in: CreatePriceAlertInput!) { createPriceAlert(input: $in) { id } }', {
+      in: { symbol: 'BTC/USD', kind: 'PRICE_ABOVE', threshold: price / 2 },
+    });
+    const { id } = created.body.data.createPriceAlert;
+    const read = (key: string) => gql(key, 'query($id: ID!) { priceAlert(id: $id) { id status symbol } }', { id });
+    const cancel = (key: string) => gql(key, 'mutation($id: ID!) { cancelPriceAlert(id: $id) { id status threshold } }', { id });
+
+    expect((await read(owner.key)).body.data.priceAlert).toEqual({ id, status: 'ACTIVE', symbol: 'BTC/USD' });
+    // Another account sees nothing and cancels nothing; a free key is refused by plan.
+    expect((await read(stranger.key)).body.data.priceAlert).toBeNull();
+    expect((await cancel(stranger.key)).body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect((await cancel(free.key)).body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect((await read(free.key)).body.errors[0].extensions.code).toBe('FORBIDDEN');
+
+    const cancelled = await cancel(owner.key);
+    expect(cancelled.body).toEqual({ data: { cancelPriceAlert: { id, status: 'ACTIVE', threshold: price / 2 } } });
+    expect((await read(owner.key)).body.data.priceAlert).toBeNull();
+    expect((await cancel(owner.key)).body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect((await t.a.get('/api/v1/alerts').set(bearer(owner.key))).body).toEqual({ success: true, data: [], total: 0 });
+
+    const quote = { ...t.service.markets.quote('BTC/USD')!, observedAt: t.clock.now() + 1 };
+    expect(await t.service.alerts.evaluate([quote], t.clock.now() + 1)).toBe(0);
+  });
+
   it('the mutation refuses bad input with BAD_USER_INPUT and unknown symbols with NOT_FOUND', async () => {
     const { key } = await t.createKey('pro');
     const m = 'mutation($in: CreatePriceAlertInput!) { createPriceAlert(input: $in) { id } }';

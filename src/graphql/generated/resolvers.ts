@@ -179,8 +179,18 @@ export type Mutation = {
   __typename?: 'Mutation';
   /** @deprecated Placeholder so extensions can add mutations. */
   _noop?: Maybe<Scalars['Boolean']['output']>;
+  /**
+   * Cancel a price alert of the caller's account: it is deleted and never fires. Returns the alert as
+   * it was. NOT_FOUND when the account has no alert with this id.
+   */
+  cancelPriceAlert: PriceAlert;
   /** Create a price alert on the caller's own account. */
   createPriceAlert: PriceAlert;
+};
+
+
+export type MutationCancelPriceAlertArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -289,6 +299,8 @@ export type Query = {
   movementAlerts: MovementAlertList;
   /** The most active prediction markets. limit 1..50. */
   predictionMarkets: PredictionMarketList;
+  /** One price alert of the caller's account; null when the account has no alert with this id. */
+  priceAlert?: Maybe<PriceAlert>;
   /** The price alerts of the caller's account, newest first. */
   priceAlerts: PriceAlertList;
   /** The calling account and its plans. Needs only a valid key. */
@@ -322,6 +334,11 @@ export type QueryMovementAlertsArgs = {
 
 export type QueryPredictionMarketsArgs = {
   limit?: Scalars['Int']['input'];
+};
+
+
+export type QueryPriceAlertArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -611,6 +628,7 @@ export type MovementAlertListResolvers<ContextType = GraphQLContext, ParentType 
 
 export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   _noop?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  cancelPriceAlert?: Resolver<ResolversTypes['PriceAlert'], ParentType, ContextType, RequireFields<MutationCancelPriceAlertArgs, 'id'>>;
   createPriceAlert?: Resolver<ResolversTypes['PriceAlert'], ParentType, ContextType, RequireFields<MutationCreatePriceAlertArgs, 'input'>>;
 };
 
@@ -667,6 +685,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   morningBrief?: Resolver<ResolversTypes['MorningBrief'], ParentType, ContextType>;
   movementAlerts?: Resolver<ResolversTypes['MovementAlertList'], ParentType, ContextType, RequireFields<QueryMovementAlertsArgs, 'limit'>>;
   predictionMarkets?: Resolver<ResolversTypes['PredictionMarketList'], ParentType, ContextType, RequireFields<QueryPredictionMarketsArgs, 'limit'>>;
+  priceAlert?: Resolver<Maybe<ResolversTypes['PriceAlert']>, ParentType, ContextType, RequireFields<QueryPriceAlertArgs, 'id'>>;
   priceAlerts?: Resolver<ResolversTypes['PriceAlertList'], ParentType, ContextType, Partial<QueryPriceAlertsArgs>>;
   viewer?: Resolver<ResolversTypes['Viewer'], ParentType, ContextType>;
 };

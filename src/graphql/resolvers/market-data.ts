@@ -48,6 +48,12 @@ export const marketDataResolvers: Resolvers = {
       });
       return { total: items.length, items };
     },
+
+    async priceAlert(_root, { id }, { principal, services }) {
+      const alert = await services.store.priceAlerts.findById(id);
+      // Another account's alert is answered like a missing one: ids are not a way to probe.
+      return alert?.accountId === principal!.account.id ? alert : null;
+    },
   },
 
   Mutation: {
@@ -60,6 +66,12 @@ export const marketDataResolvers: Resolvers = {
       );
       services.onAlertCreated?.(alert);
       return alert;
+    },
+
+    async cancelPriceAlert(_root, { id }, { principal, services }) {
+      const cancelled = await services.store.priceAlerts.cancel(id, principal!.account.id);
+      if (!cancelled) throw notFound(`no price alert with id ${id} on this account`);
+      return cancelled;
     },
   },
 
