@@ -23,7 +23,7 @@ const EnvSchema = z.object({
     .url()
     .refine((url) => /^postgres(ql)?:\/\//i.test(url), 'a postgres:// or postgresql:// URL (unset: SQLite in DATA_DIR)')
     .optional(),
-  /** Overrides of D4's plan limits, as JSON (see README). */
+  /** Overrides of the plans' quotas, as JSON (see .env.example). */
   PLAN_LIMITS: z
     .string()
     .transform((text, ctx) => {

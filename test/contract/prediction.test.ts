@@ -175,7 +175,7 @@ describe('GET /api/v1/alerts', () => {
       expect(a.type).toBe('movement');
       expect(a.detected_at).toMatch(ISO_MS);
       expect(Math.abs(a.new_pct - a.old_pct)).toBeGreaterThan(5);
-      // One decimal, halves away from zero (README: -17.15 reads -17.2, mirroring +17.15).
+      // One decimal, halves away from zero (docs/prediction-method.md: -17.15 reads -17.2, mirroring +17.15).
       const hundredths = Math.round((a.new_pct - a.old_pct) * 100);
       expect(a.delta_pts).toBeCloseTo((Math.sign(hundredths) * Math.round(Math.abs(hundredths) / 10)) / 10, 9);
       expect(Math.round(a.delta_pts * 10)).toBeCloseTo(a.delta_pts * 10, 9); // one decimal

@@ -1,6 +1,6 @@
 /**
  * PostgreSQL stopped, restarted, hung (SIGSTOP) and resumed under steady load, on a server the test
- * owns. Documented behaviour (README, Reliability): what the read model holds keeps being served;
+ * owns. Documented behaviour (docs/reliability.md): what the read model holds keeps being served;
  * what needs the database is a 503 in the variant's envelope; no request waits past the bound
  * (about a second, 2.5 s with scheduling slack); the service recovers by itself; nothing rejects
  * unhandled.

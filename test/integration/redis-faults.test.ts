@@ -1,6 +1,6 @@
 /**
  * Redis stopped, restarted, hung (SIGSTOP) and resumed under steady load, on a redis-server the
- * test owns, with every request metered there. Documented behaviour (README, Scale-out): a
+ * test owns, with every request metered there. Documented behaviour (docs/scale-out.md): a
  * metered request is a 503 in its envelope within the command bound, never admitted unmetered;
  * what needs no quota keeps answering; recovery without a restart; nothing rejects unhandled.
  */

@@ -219,7 +219,7 @@ export type PredictionMarket = Market & {
   /** round(probability * 100) */
   probabilityPct: Scalars['Int']['output'];
   question: Scalars['String']['output'];
-  /** Score from volume and recent movement (see README). */
+  /** Score from volume and recent movement (docs/prediction-method.md in the repository). */
   signal: PredictionSignal;
   source: Scalars['String']['output'];
   updatedAt: Scalars['DateTime']['output'];

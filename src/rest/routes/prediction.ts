@@ -15,7 +15,7 @@ const MarketSchema = z.object({
   prob: z.number().min(0).max(1).describe('probability of YES as a fraction, at most 4 decimals'),
   prob_pct: z.number().int().min(0).max(100).describe('round(prob * 100)'),
   volume_24h: z.number().int().min(0).describe("24-hour volume in the platform's unit, whole"),
-  signal: z.enum(PREDICTION_SIGNALS).describe('hot, watch, rising or wait; see the README for how it is scored'),
+  signal: z.enum(PREDICTION_SIGNALS).describe('hot, watch, rising or wait; docs/prediction-method.md says how it is scored'),
   url: z.string().describe('the market on its platform'),
   source: z.string().describe('platform, lower case: polymarket, kalshi, manifold or demo'),
 });
