@@ -32,6 +32,8 @@ interface Endpoint {
   method: 'GET' | 'POST';
   path: string;
   body?: string;
+  /** The Accept header a real client sends (default: none, as curl). */
+  accept?: string;
   /** Also measured on stock Apollo Server over the same schema and data (bench/stock-apollo.mjs). */
   stockApollo?: boolean;
 }
@@ -46,13 +48,28 @@ const ENDPOINTS: Endpoint[] = [
   { name: 'B /alerts', port: PORT_B, method: 'GET', path: '/api/v1/alerts' },
   { name: 'B /brief', port: PORT_B, method: 'GET', path: '/api/v1/brief' },
   { name: '/graphql (B markets)', port: PORT_B, method: 'POST', path: '/graphql', body: JSON.stringify({ query: B_MARKETS_QUERY }), stockApollo: true },
+  // The same query as Apollo Client 4 sends it: its Accept header and its own extensions.
+  {
+    name: '/graphql (B markets, Apollo Client)',
+    port: PORT_B,
+    method: 'POST',
+    path: '/graphql',
+    body: JSON.stringify({ query: B_MARKETS_QUERY, extensions: { clientLibrary: { name: '@apollo/client', version: '4.3.8' } } }),
+    accept: 'application/graphql-response+json,application/json;q=0.9',
+  },
 ];
 
 // BENCH_ONLY=markets measures only the endpoints whose name contains it (quicker comparisons).
 const SELECTED = ENDPOINTS.filter((e) => !process.env.BENCH_ONLY || e.name.includes(process.env.BENCH_ONLY));
 
 /** The raw server serves both variants from one port: the variant is the first path segment there. */
-const rawPath = (e: Endpoint) => `/${e.port === PORT_A ? 'a' : 'b'}${e.path}`;
+const rawPath = (e: Endpoint) => `/${e.port === PORT_A ? 'a' : 'b'}${e.path}${e.accept ? `?accept=${encodeURIComponent(e.accept)}` : ''}`;
+/** The request headers of an endpoint: the key, and the body's type and the client's Accept where it has them. */
+const headersOf = (e: Endpoint, key: string) => ({
+  authorization: `Bearer ${key}`,
+  ...(e.body ? { 'content-type': 'application/json' } : {}),
+  ...(e.accept ? { accept: e.accept } : {}),
+});
 
 /** The process doing the work: taskset execs node, so its pid is the child's. */
 const workerPid = (child: ChildProcess) => child.pid!;
@@ -63,7 +80,7 @@ async function load(e: Endpoint, port: number, key: string, keys?: string[]) {
     method: e.method,
     connections: CONNECTIONS,
     duration: SECONDS,
-    headers: { authorization: `Bearer ${key}`, ...(e.body ? { 'content-type': 'application/json' } : {}) },
+    headers: headersOf(e, key),
     ...(e.body ? { body: e.body } : {}),
     ...(keys ? { requests: rotating(keys) } : {}),
   });
@@ -140,7 +157,7 @@ async function runSuite(label: string, scale: boolean): Promise<Suite> {
     for (const e of ENDPOINTS) {
       const res = await fetch(`http://127.0.0.1:${e.port}${e.path}`, {
         method: e.method,
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        headers: headersOf(e, key),
         ...(e.body ? { body: e.body } : {}),
       });
       if (!res.ok) throw new Error(`${e.name} answered ${res.status}: ${await res.text()}`);

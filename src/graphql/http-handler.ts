@@ -2,12 +2,14 @@
  * /graphql on plain node:http. Apollo Server answers everything it owns: Sandbox on GET, CSRF
  * prevention, introspection, mutations, and every query that does not parse or validate. A POSTed
  * query that reads data and is already compiled (compiled-operations.ts) skips Express and Apollo's
- * per-request pipeline. It goes through the same edge (key, plan, quota, D12), the same compiled
+ * per-request pipeline, whichever of the two GraphQL-over-HTTP media types the caller prefers
+ * (`application/json`, or `application/graphql-response+json` as Apollo Client and graphql-request ask). It goes through the same edge (key, plan, quota, D12), the same compiled
  * resolvers and the same error formatter, so a client cannot tell which path answered.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type ApolloServer, HeaderMap } from '@apollo/server';
 import { getVariableValues, type GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import Negotiator from 'negotiator';
 import getRawBody from 'raw-body';
 import { presentedKey } from '../auth/credentials.js';
 import type { Admission } from '../http/admission.js';
@@ -33,7 +35,7 @@ export interface GraphQLHttpOptions {
   maxBodyBytes: number;
 }
 
-/** The body of a POST that the fast path can answer: one operation, no extensions (persisted queries). */
+/** The body of a POST that the fast path can answer: one operation, not a persisted query. */
 interface PlainRequest {
   query: string;
   variables?: Record<string, unknown> | null;
@@ -45,16 +47,24 @@ const isJson = (contentType: string | undefined) => {
   return type === 'application/json' || type.endsWith('+json');
 };
 
-/** The fast path answers `application/json`; a client that asks for anything else gets Apollo's negotiation. */
-const wantsPlainJson = (accept: string | undefined) =>
-  accept === undefined || accept === '' || ((accept.includes('application/json') || accept.includes('*/*')) && !accept.includes('application/graphql-response+json'));
+/** The two media types a single GraphQL result is sent as (GraphQL over HTTP), in Apollo's order of preference. */
+const RESULT_TYPES = ['application/json; charset=utf-8', 'application/graphql-response+json; charset=utf-8'];
+
+/**
+ * The media type the caller prefers among them, negotiated as Apollo does (no Accept: JSON);
+ * undefined when it accepts neither, which Apollo answers with its 406.
+ */
+const negotiatedType = (accept: string | undefined): string | undefined =>
+  accept ? new Negotiator({ headers: { accept } }).mediaType(RESULT_TYPES) : RESULT_TYPES[0];
 
 function isPlainRequest(body: unknown): body is PlainRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
   const b = body as Record<string, unknown>;
   return (
     typeof b.query === 'string' &&
-    b.extensions === undefined &&
+    // Clients send extensions of their own (Apollo Client: `clientLibrary`), which Apollo ignores too;
+    // a persisted query (its hash, maybe without a text) is Apollo's to resolve.
+    (b.extensions == null || (typeof b.extensions === 'object' && !Array.isArray(b.extensions) && !('persistedQuery' in b.extensions))) &&
     (b.variables == null || (typeof b.variables === 'object' && !Array.isArray(b.variables))) &&
     (b.operationName == null || typeof b.operationName === 'string')
   );
@@ -109,17 +119,17 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
   const statusOf = (errors: readonly GraphQLError[]) =>
     errors.map((e) => (e.extensions?.http as { status?: number } | undefined)?.status).find((s) => typeof s === 'number');
 
-  function send(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string>): void {
+  function send(res: ServerResponse, type: string, status: number, payload: unknown, headers: Record<string, string>): void {
     const bytes = Buffer.from(JSON.stringify(payload));
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     res.statusCode = status;
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Type', type);
     res.setHeader('Content-Length', bytes.length);
     res.end(bytes);
   }
 
   /** Only for a caller whose key authenticated: the edge's remaining steps are plan and quota. */
-  async function runCompiled(res: ServerResponse, op: CompiledOperation, body: PlainRequest, principal: NonNullable<GraphQLContext['principal']>): Promise<void> {
+  async function runCompiled(res: ServerResponse, type: string, op: CompiledOperation, body: PlainRequest, principal: NonNullable<GraphQLContext['principal']>): Promise<void> {
     let context: GraphQLContext;
     try {
       admission.authorize(principal, op.analysis.requirements, 'this operation');
@@ -129,7 +139,7 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
       // A dependency down during the key lookup or the quota: a GraphQL 503, as on Apollo's path.
       const error = caught instanceof ApiError ? caught : options.degraded.answerFor('graphql', caught);
       if (!error) throw caught;
-      send(res, error.status, { errors: [format(toGraphQLError(error))] }, error.headers);
+      send(res, type, error.status, { errors: [format(toGraphQLError(error))] }, error.headers);
       return;
     }
     const variables = body.variables ?? {};
@@ -137,14 +147,14 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
       // Checked by graphql-js first, so a bad variable gets Apollo's 400 and its exact message.
       const coerced = getVariableValues(options.schema, op.operation.variableDefinitions, variables);
       if (coerced.errors) {
-        send(res, 400, { errors: coerced.errors.map((e) => format(e, 'BAD_USER_INPUT')) }, context.responseHeaders);
+        send(res, type, 400, { errors: coerced.errors.map((e) => format(e, 'BAD_USER_INPUT')) }, context.responseHeaders);
         return;
       }
     }
     const result = await op.query.query(undefined, context, variables);
-    if (!result.errors?.length) return send(res, 200, result, context.responseHeaders);
+    if (!result.errors?.length) return send(res, type, 200, result, context.responseHeaders);
     // A field refused by its own limit asks for 429, which Apollo would answer with too.
-    send(res, statusOf(result.errors) ?? 200, { ...result, errors: result.errors.map((e) => format(e)) }, context.responseHeaders);
+    send(res, type, statusOf(result.errors) ?? 200, { ...result, errors: result.errors.map((e) => format(e)) }, context.responseHeaders);
   }
 
   /** Apollo's own answer, as its Express integration would give it. */
@@ -188,12 +198,13 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
     }
     // Compiling costs about a millisecond, so only a caller with a working key gets a text compiled;
     // anyone else (no key, a bad one) is Apollo's, which answers them as before.
-    if (req.method === 'POST' && isPlainRequest(body) && req.headers.authorization && wantsPlainJson(req.headers.accept)) {
+    const type = negotiatedType(req.headers.accept);
+    if (req.method === 'POST' && type && isPlainRequest(body) && req.headers.authorization) {
       const principal = await principalOf(req).catch(() => null);
       const op = principal ? options.compiler.get(body.query, body.operationName ?? undefined) : undefined;
       if (op && principal) {
         options.requests?.inc({ path: 'compiled' });
-        return runCompiled(res, op, body, principal);
+        return runCompiled(res, type, op, body, principal);
       }
     }
     options.requests?.inc({ path: 'apollo' });

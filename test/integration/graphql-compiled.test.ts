@@ -1,9 +1,10 @@
 /**
- * The compiled fast path of /graphql answers exactly as Apollo does. A request that carries
- * `extensions` always goes to Apollo, so each case is sent both ways and the answers compared.
+ * The compiled fast path of /graphql answers exactly as Apollo does. A query sent by GET always
+ * goes to Apollo, so each case is sent both ways (POST and GET) and the answers compared.
  */
 import { createOperationCompiler } from '../../src/graphql/compiled-operations.js';
 import { createSchema } from '../../src/graphql/schema.js';
+import { answeredBy } from '../support/graphql-paths.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 
 let t: TestService;
@@ -12,25 +13,28 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-/** How many /graphql requests each path has answered, from /metrics. */
-async function answeredBy(): Promise<{ compiled: number; apollo: number }> {
-  const text = (await t.b.get('/metrics')).text;
-  const count = (path: string) => Number(new RegExp(`mgw_graphql_requests_total\\{path="${path}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
-  return { compiled: count('compiled'), apollo: count('apollo') };
-}
 
 /** A request without a working key is always Apollo's: only known callers get texts compiled. */
-async function bothWays(key: string | null, query: string, variables?: unknown, port: 'a' | 'b' = 'b', compiles = key !== null) {
+async function bothWays(key: string | null, query: string, variables?: unknown, port: 'a' | 'b' = 'b', compiles = key !== null, accept?: string) {
   const send = (body: Record<string, unknown>) => {
     const req = t[port].post('/graphql').set('Content-Type', 'application/json');
     if (key) req.set(bearer(key));
+    if (accept) req.set('Accept', accept);
     return req.send(body);
   };
-  const before = await answeredBy();
+  /** The same query by GET (with the preflight header Apollo's CSRF prevention asks for): always Apollo's. */
+  const get = () => {
+    const search = new URLSearchParams({ query, ...(variables === undefined ? {} : { variables: JSON.stringify(variables) }) });
+    const req = t[port].get(`/graphql?${search}`).set('apollo-require-preflight', '1');
+    if (key) req.set(bearer(key));
+    if (accept) req.set('Accept', accept);
+    return req;
+  };
+  const before = await answeredBy(t.b);
   const compiled = await send({ query, variables });
-  const apollo = await send({ query, variables, extensions: {} });
+  const apollo = await get();
   // Each path really answered one of the two: the comparison is not Apollo against itself.
-  expect(await answeredBy()).toEqual(compiles ? { compiled: before.compiled + 1, apollo: before.apollo + 1 } : { compiled: before.compiled, apollo: before.apollo + 2 });
+  expect(await answeredBy(t.b)).toEqual(compiles ? { compiled: before.compiled + 1, apollo: before.apollo + 1 } : { compiled: before.compiled, apollo: before.apollo + 2 });
   return { compiled, apollo };
 }
 
@@ -45,16 +49,26 @@ const CASES: [string, string, unknown][] = [
   ['the viewer', '{ viewer { accountId marketDataPlan predictionPlan } }', undefined],
 ];
 
-describe('compiled and Apollo answers are the same', () => {
+/** What real clients send: none (curl), Apollo Client 4's, graphql-request 7's. */
+const ACCEPTS: [string, string | undefined][] = [
+  ['no Accept', undefined],
+  ['Apollo Client', 'application/graphql-response+json,application/json;q=0.9'],
+  ['graphql-request', 'application/graphql-response+json, application/json'],
+];
+
+describe.each(ACCEPTS)('compiled and Apollo answers are the same (%s)', (_client, accept) => {
   it.each(CASES)('%s', async (_name, query, variables) => {
     const { key } = await t.createKey('enterprise', 'pro');
-    const { compiled, apollo } = await bothWays(key, query, variables);
+    const { compiled, apollo } = await bothWays(key, query, variables, 'b', true, accept);
     expect(compiled.status).toBe(apollo.status);
     expect(compiled.body).toEqual(apollo.body);
     expect(compiled.headers['content-type']).toBe(apollo.headers['content-type']);
     expect(compiled.headers['x-ratelimit-limit']).toBe(apollo.headers['x-ratelimit-limit']);
   });
 
+});
+
+describe('the edge and the limits, both ways', () => {
   it('the edge refuses alike: no key (401), a lower plan (403), the quota spent (429)', async () => {
     const query = '{ predictionMarkets(limit: 1) { count } }';
     const none = await bothWays(null, query);
@@ -85,10 +99,27 @@ describe('compiled and Apollo answers are the same', () => {
     expect(JSON.stringify(compiled.body)).not.toMatch(/"http"/);
   });
 
-  it('a client asking for another content type gets Apollo\'s negotiation', async () => {
+  it('the content type follows the Accept header; one that accepts neither JSON type is Apollo\'s 406', async () => {
     const { key } = await t.createKey('enterprise', 'pro');
-    const res = await t.b.post('/graphql').set(bearer(key)).set('Accept', 'application/graphql-response+json').send({ query: '{ viewer { name } }' });
-    expect(res.headers['content-type']).toMatch(/^application\/graphql-response\+json/);
+    const ask = (accept: string) => t.b.post('/graphql').set(bearer(key)).set('Accept', accept).send({ query: '{ viewer { name } }' });
+    const before = await answeredBy(t.b);
+    expect((await ask('application/graphql-response+json')).headers['content-type']).toBe('application/graphql-response+json; charset=utf-8');
+    expect((await ask('application/json, application/graphql-response+json;q=0.5')).headers['content-type']).toBe('application/json; charset=utf-8');
+    expect((await ask('*/*')).headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(await answeredBy(t.b)).toEqual({ compiled: before.compiled + 3, apollo: before.apollo });
+    const refused = await ask('text/csv');
+    expect(refused.status).toBe(406);
+    expect(await answeredBy(t.b)).toEqual({ compiled: before.compiled + 3, apollo: before.apollo + 1 });
+  });
+
+  it("a client's own extensions keep the fast path; a persisted query is Apollo's", async () => {
+    const { key } = await t.createKey('enterprise', 'pro');
+    const post = (extensions: unknown) => t.b.post('/graphql').set(bearer(key)).send({ query: '{ viewer { name } }', extensions });
+    const before = await answeredBy(t.b);
+    expect((await post({ clientLibrary: { name: '@apollo/client', version: '4' } })).status).toBe(200);
+    expect(await answeredBy(t.b)).toEqual({ compiled: before.compiled + 1, apollo: before.apollo });
+    await post({ persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } });
+    expect(await answeredBy(t.b)).toEqual({ compiled: before.compiled + 1, apollo: before.apollo + 1 });
   });
 
   it('the compiled path spends the quota once per request, as Apollo does', async () => {

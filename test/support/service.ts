@@ -43,6 +43,8 @@ export interface TestService {
   dataDir: string;
   a: supertest.Agent;
   b: supertest.Agent;
+  /** The listeners' base URLs, for real clients (`http://127.0.0.1:<port>`). */
+  urls: { a: string; b: string };
   createKey(plan?: MarketDataPlan, predictionPlan?: PredictionPlan): Promise<{ key: string; keyId: string; accountId: string }>;
   close(options?: { keepData?: boolean }): Promise<void>;
 }
@@ -84,6 +86,7 @@ export async function startTestService(
     dataDir,
     a: supertest.agent(url(servers[0]!)),
     b: supertest.agent(url(servers[1]!)),
+    urls: { a: url(servers[0]!), b: url(servers[1]!) },
     async createKey(plan = 'pro', predictionPlan = 'none') {
       const key = generateApiKey();
       const { account, key: record } = await service.store.accounts.createAccountWithKey({
