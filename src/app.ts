@@ -18,7 +18,8 @@ import { graphqlGuards } from './graphql/guards.js';
 import { createOperationCompiler } from './graphql/compiled-operations.js';
 import { createGraphQLHttpHandler } from './graphql/http-handler.js';
 import { createErrorFormatter, createGraphQLServer } from './graphql/server.js';
-import { createAdmission } from './http/admission.js';
+import { createEdge, type Edge } from './edge/edge.js';
+import type { Variant } from './auth/credentials.js';
 import { createDegradedAnswers } from './http/degraded.js';
 import { createHttpMetrics } from './metrics/http-metrics.js';
 import { createMetrics } from './metrics/metrics.js';
@@ -143,35 +144,26 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const quota = sharedQuota ?? createStoreQuota(store.connection, config.planLimits);
   metrics.watchFeeds(() => liveFeeds.stats());
   const degraded = createDegradedAnswers(logger, metrics.degradedAnswers);
-  const admissionFor = (variant: 'A' | 'B') =>
-    createAdmission({
+  // One edge per listener: its variant labels the refusals and metrics of every transport there.
+  const edgeFor = (variant: Variant) =>
+    createEdge({
+      variant,
       authenticator,
       quota,
       now,
       onDegraded: (error) => degraded.record(`quota ${variant}`, error),
       onRefused: (product) => metrics.quotaRejections.inc({ variant, product }),
-      unauthorizedMessage:
-        variant === 'B'
-          ? 'a valid API key is required: send it as "Authorization: Bearer <key>" or ?apikey=<key>'
-          : undefined,
     });
+  const edges = { A: edgeFor('A'), B: edgeFor('B') };
 
   const services: GraphQLServices = { store, markets, briefs, predictions, morningBriefs, now };
   const schema = createSchema();
   const guards = graphqlGuards();
   const formatError = createErrorFormatter({ degraded, logger, suggestions: config.graphql.suggestions });
-  const apollo = await createGraphQLServer({ schema, guards, formatError, admission: admissionFor('A'), production: config.production, ...config.graphql, logger, degraded });
-  const graphql = createGraphQLHttpHandler({
-    server: apollo,
-    schema,
-    compiler: createOperationCompiler(schema, { validationRules: guards.validationRules, maxTokens: guards.parseOptions.maxTokens }),
-    admission: admissionFor('A'),
-    services,
-    formatError,
-    requests: metrics.graphqlRequests,
-    degraded,
-    maxBodyBytes: 100 * 1024,
-  });
+  const apollo = await createGraphQLServer({ schema, guards, formatError, production: config.production, ...config.graphql, logger, degraded });
+  const compiler = createOperationCompiler(schema, { validationRules: guards.validationRules, maxTokens: guards.parseOptions.maxTokens });
+  const graphqlFor = (edge: Edge) =>
+    createGraphQLHttpHandler({ server: apollo, schema, compiler, edge, services, formatError, requests: metrics.graphqlRequests, degraded, maxBodyBytes: 100 * 1024 });
 
   /** `stale`: markets exist but none is active (their quotes are older than their bound); `no data yet`: nothing at all. */
   const dataCheck = (): 'fresh' | 'stale' | 'no data yet' => {
@@ -200,8 +192,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const httpMetrics = createHttpMetrics(metrics.registry, [...marketDataRoutes, ...predictionRoutes].map((r) => r.path));
   const marketDataApp = createVariantApp({
     variant: 'A',
-    facade: createFacadeHandler({ variant: 'A', routes: marketDataRoutes, schema, admission: admissionFor('A'), services, logger, degraded }),
-    graphql,
+    facade: createFacadeHandler({ routes: marketDataRoutes, schema, edge: edges.A, services, logger, degraded }),
+    graphql: graphqlFor(edges.A),
     openApiDocument: buildOpenApiDocument({
       variant: 'A',
       title: 'market-gateway: market data (variant A)',
@@ -217,8 +209,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
   });
   const predictionApp = createVariantApp({
     variant: 'B',
-    facade: createFacadeHandler({ variant: 'B', routes: predictionRoutes, schema, admission: admissionFor('B'), services, logger, degraded }),
-    graphql,
+    facade: createFacadeHandler({ routes: predictionRoutes, schema, edge: edges.B, services, logger, degraded }),
+    graphql: graphqlFor(edges.B),
     openApiDocument: buildOpenApiDocument({
       variant: 'B',
       title: 'market-gateway: prediction markets (variant B)',

@@ -7,6 +7,7 @@ import type { MarketReadModel } from '../readmodel/market-read-model.js';
 import type { PredictionReadModel } from '../readmodel/prediction-read-model.js';
 import type { Store } from '../store/index.js';
 import type { Loaders } from './loaders.js';
+import type { OperationAnalysis } from './plan-requirements.js';
 
 export interface GraphQLServices {
   store: Store;
@@ -28,4 +29,11 @@ export interface GraphQLContext {
   transport: 'graphql' | 'rest';
   /** Rate-limit headers decided at the edge, for the HTTP response. */
   responseHeaders: Record<string, string>;
+  /**
+   * On Apollo's path, where the operation is known only once Apollo has parsed and validated it:
+   * admits it at the edge (key, plan, quota), sets `principal` and the headers on the context it is
+   * given (Apollo runs each operation on a shallow copy of the context), or throws the refusal as a
+   * GraphQL error. The compiled path and the facades are admitted before execution.
+   */
+  admitOperation?: (analysis: OperationAnalysis, context: GraphQLContext) => Promise<void>;
 }

@@ -12,7 +12,7 @@ import { getVariableValues, type GraphQLError, type GraphQLFormattedError, type 
 import Negotiator from 'negotiator';
 import getRawBody from 'raw-body';
 import { presentedKey } from '../auth/credentials.js';
-import type { Admission } from '../http/admission.js';
+import type { Edge } from '../edge/edge.js';
 import type { DegradedAnswers } from '../http/degraded.js';
 import { ApiError } from '../http/errors.js';
 import type { CompiledOperation, OperationCompiler } from './compiled-operations.js';
@@ -24,7 +24,8 @@ export interface GraphQLHttpOptions {
   server: ApolloServer<GraphQLContext>;
   schema: GraphQLSchema;
   compiler: OperationCompiler;
-  admission: Admission;
+  /** The listener's edge: its variant labels the metrics and refusals of /graphql there. */
+  edge: Edge;
   services: GraphQLServices;
   formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
   /** Where a dependency's failure becomes a logged, counted 503. */
@@ -89,15 +90,20 @@ async function readBody(req: IncomingMessage, limit: number): Promise<unknown> {
   }
 }
 
-export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
-  const { server, admission, services } = options;
+/** The variables refused by graphql-js's own coercion, answered 400 with its exact messages, as Apollo does. */
+class VariableErrors {
+  constructor(readonly errors: readonly GraphQLError[]) {}
+}
 
-  /** The key comes from the Bearer header only (D12); introspection may come without one. */
-  async function principalOf(req: IncomingMessage): Promise<GraphQLContext['principal']> {
-    const key = presentedKey(req.headers.authorization, undefined, 'A');
-    if (key === undefined && !req.headers.authorization) return null;
-    return admission.authenticate(key);
-  }
+/** Thrown by the compiled path's route step: not a text it compiles, so Apollo answers it. */
+const APOLLOS = Symbol('apollo answers this one');
+
+export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
+  const { server, edge, services } = options;
+
+  /** The key comes from the Bearer header only (D12); a malformed header is a wrong key, not none. */
+  const keyOf = (req: IncomingMessage): string | undefined =>
+    presentedKey(req.headers.authorization, undefined, edge.variant) ?? (req.headers.authorization ? '' : undefined);
 
   const contextFor = (principal: GraphQLContext['principal']): GraphQLContext => ({
     principal,
@@ -106,6 +112,31 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
     transport: 'graphql',
     responseHeaders: {},
   });
+
+  /** A refusal of the edge as the GraphQL error Apollo would send, or undefined when it is not one (a bug). */
+  const refusalAsApiError = (refusal: unknown): ApiError | undefined => (refusal instanceof ApiError ? refusal : options.degraded.answerFor('graphql', refusal));
+
+  /** Apollo's context: the operation is admitted by the plugin once Apollo has resolved it. */
+  function apolloContext(req: IncomingMessage): GraphQLContext {
+    const context = contextFor(null);
+    context.admitOperation = async (analysis, operationContext) => {
+      const outcome = await edge.admit({
+        key: keyOf(req),
+        mayBeOpen: true,
+        route: () => analysis,
+        // Introspection alone needs no key, so Sandbox can load the schema (off in production).
+        access: (a) => ({ requirements: a.requirements, what: 'this operation', open: !a.readsData }),
+        parameters: () => undefined,
+      });
+      Object.assign(operationContext.responseHeaders, outcome.headers);
+      if (!outcome.admitted) {
+        const error = refusalAsApiError(outcome.refusal);
+        throw error ? toGraphQLError(error) : outcome.refusal;
+      }
+      operationContext.principal = outcome.principal;
+    };
+    return context;
+  }
 
   /** As Apollo formats an error: a code always, `extensions.http` taken out, then our formatter. */
   function format(error: GraphQLError, code?: string): GraphQLFormattedError {
@@ -128,33 +159,41 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
     res.end(bytes);
   }
 
-  /** Only for a caller whose key authenticated: the edge's remaining steps are plan and quota. */
-  async function runCompiled(res: ServerResponse, type: string, op: CompiledOperation, body: PlainRequest, principal: NonNullable<GraphQLContext['principal']>): Promise<void> {
-    let context: GraphQLContext;
-    try {
-      admission.authorize(principal, op.analysis.requirements, 'this operation');
-      context = contextFor(principal);
-      Object.assign(context.responseHeaders, await admission.meter(principal, op.analysis.requirements));
-    } catch (caught) {
-      // A dependency down during the key lookup or the quota: a GraphQL 503, as on Apollo's path.
-      const error = caught instanceof ApiError ? caught : options.degraded.answerFor('graphql', caught);
-      if (!error) throw caught;
-      send(res, type, error.status, { errors: [format(toGraphQLError(error))] }, error.headers);
-      return;
-    }
+  /**
+   * The fast path: the edge admits the request with the compiled operation as its route and the
+   * variables as its parameters. False when the text is not one it compiles (Apollo answers it).
+   */
+  async function runCompiled(req: IncomingMessage, res: ServerResponse, type: string, body: PlainRequest): Promise<boolean> {
     const variables = body.variables ?? {};
-    if (op.operation.variableDefinitions?.length) {
-      // Checked by graphql-js first, so a bad variable gets Apollo's 400 and its exact message.
-      const coerced = getVariableValues(options.schema, op.operation.variableDefinitions, variables);
-      if (coerced.errors) {
-        send(res, type, 400, { errors: coerced.errors.map((e) => format(e, 'BAD_USER_INPUT')) }, context.responseHeaders);
-        return;
+    const outcome = await edge.admit({
+      key: keyOf(req),
+      route: () => options.compiler.get(body.query, body.operationName ?? undefined) ?? (() => { throw APOLLOS; })(),
+      access: (op: CompiledOperation) => ({ requirements: op.analysis.requirements, what: 'this operation' }),
+      parameters: (op) => {
+        // Checked by graphql-js first, so a bad variable gets Apollo's 400 and its exact message.
+        const coerced = op.operation.variableDefinitions?.length ? getVariableValues(options.schema, op.operation.variableDefinitions, variables) : undefined;
+        if (coerced?.errors) throw new VariableErrors(coerced.errors);
+        return variables;
+      },
+    });
+    if (!outcome.admitted) {
+      if (outcome.refusal === APOLLOS) return false;
+      if (outcome.refusal instanceof VariableErrors) {
+        send(res, type, 400, { errors: outcome.refusal.errors.map((e) => format(e, 'BAD_USER_INPUT')) }, outcome.headers);
+        return true;
       }
+      const error = refusalAsApiError(outcome.refusal);
+      if (!error) throw outcome.refusal;
+      send(res, type, error.status, { errors: [format(toGraphQLError(error))] }, outcome.headers);
+      return true;
     }
-    const result = await op.query.query(undefined, context, variables);
-    if (!result.errors?.length) return send(res, type, 200, result, context.responseHeaders);
+    const context = contextFor(outcome.principal);
+    Object.assign(context.responseHeaders, outcome.headers);
+    const result = await outcome.target.query.query(undefined, context, outcome.params);
+    if (!result.errors?.length) send(res, type, 200, result, context.responseHeaders);
     // A field refused by its own limit asks for 429, which Apollo would answer with too.
-    send(res, type, statusOf(result.errors) ?? 200, { ...result, errors: result.errors.map((e) => format(e)) }, context.responseHeaders);
+    else send(res, type, statusOf(result.errors) ?? 200, { ...result, errors: result.errors.map((e) => format(e)) }, context.responseHeaders);
+    return true;
   }
 
   /** Apollo's own answer, as its Express integration would give it. */
@@ -167,14 +206,7 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
     const q = url.indexOf('?');
     const answer = await server.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method: req.method!.toUpperCase(), headers, search: q < 0 ? '' : url.slice(q), body },
-      context: async () => {
-        try {
-          return contextFor(await principalOf(req));
-        } catch (error) {
-          const answer = error instanceof ApiError ? error : options.degraded.answerFor('graphql', error);
-          throw answer ? toGraphQLError(answer) : error;
-        }
-      },
+      context: async () => apolloContext(req),
     });
     for (const [name, value] of answer.headers) res.setHeader(name, value);
     res.statusCode = answer.status ?? 200;
@@ -198,13 +230,13 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
     }
     // Compiling costs about a millisecond, so only a caller with a working key gets a text compiled;
     // anyone else (no key, a bad one) is Apollo's, which answers them as before.
+    // Compiling costs about a millisecond, so only a caller who sends a key gets a text compiled;
+    // the edge refuses a wrong key before the text is looked at.
     const type = negotiatedType(req.headers.accept);
     if (req.method === 'POST' && type && isPlainRequest(body) && req.headers.authorization) {
-      const principal = await principalOf(req).catch(() => null);
-      const op = principal ? options.compiler.get(body.query, body.operationName ?? undefined) : undefined;
-      if (op && principal) {
+      if (await runCompiled(req, res, type, body)) {
         options.requests?.inc({ path: 'compiled' });
-        return runCompiled(res, type, op, body, principal);
+        return;
       }
     }
     options.requests?.inc({ path: 'apollo' });

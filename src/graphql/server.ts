@@ -1,6 +1,6 @@
 /**
- * /graphql: Apollo Server 5, served on node:http by http-handler.ts. The edge runs as a plugin once
- * the operation is known (D12): key (401), plan per field (403), quota (429), before any resolver.
+ * /graphql: Apollo Server 5, served on node:http by http-handler.ts. The edge admits the request
+ * through a plugin once Apollo knows the operation (key, plan per field, quota), before any resolver.
  */
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import type { DegradedAnswers } from '../http/degraded.js';
@@ -12,10 +12,9 @@ import {
 import { type DocumentNode, GraphQLError, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Logger } from 'pino';
 import { ApiError } from '../http/errors.js';
-import type { Admission } from '../http/admission.js';
 import type { GraphQLContext } from './context.js';
 import type { GraphQLGuards } from './guards.js';
-import { graphqlCodeFor, toGraphQLError } from './errors.js';
+import { graphqlCodeFor } from './errors.js';
 import { analyzeOperation, collectFieldRequirements, type OperationAnalysis } from './plan-requirements.js';
 
 const CLIENT_QUERY_ERRORS = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_REQUEST', 'OPERATION_RESOLUTION_FAILURE']);
@@ -26,7 +25,6 @@ export interface GraphQLServerOptions {
   guards: GraphQLGuards;
   degraded: DegradedAnswers;
   schema: GraphQLSchema;
-  admission: Admission;
   production: boolean;
   /** Introspection (Sandbox's schema) and "Did you mean" suggestions in error messages. */
   introspection: boolean;
@@ -50,21 +48,7 @@ function edgePlugin(options: GraphQLServerOptions): ApolloServerPlugin<GraphQLCo
     async requestDidStart() {
       return {
         async didResolveOperation({ document, operation, contextValue }) {
-          if (!operation) return;
-          const { requirements, readsData } = analyze(document, operation);
-          // Introspection alone needs no key, so Sandbox can load the schema (off in production).
-          if (!readsData && !contextValue.principal) return;
-          try {
-            if (!contextValue.principal) throw new ApiError(401, 'a valid API key is required: send it as "Authorization: Bearer <key>"');
-            options.admission.authorize(contextValue.principal, requirements, 'this operation');
-            Object.assign(contextValue.responseHeaders, await options.admission.meter(contextValue.principal, requirements));
-          } catch (error) {
-            if (error instanceof ApiError) {
-              Object.assign(contextValue.responseHeaders, error.headers);
-              throw toGraphQLError(error);
-            }
-            throw error;
-          }
+          if (operation) await contextValue.admitOperation?.(analyze(document, operation), contextValue);
         },
         async willSendResponse({ response, contextValue }) {
           for (const [name, value] of Object.entries(contextValue.responseHeaders ?? {})) {

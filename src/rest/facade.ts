@@ -1,7 +1,7 @@
 /**
  * A REST facade: the documented /api/v1 GETs of one variant, each executing its GraphQL
- * operation in-process against the same schema and context as /graphql, compiled once at start. The pipeline reads
- * top to bottom in D3's order.
+ * operation in-process against the same schema and context as /graphql, compiled once at start.
+ * The edge admits the request (key, route, plan, quota, parameters); the facade executes and answers.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DegradedAnswers } from '../http/degraded.js';
@@ -17,7 +17,7 @@ import {
   collectFieldRequirements,
   type PlanRequirements,
 } from '../graphql/plan-requirements.js';
-import type { Admission } from '../http/admission.js';
+import type { Edge } from '../edge/edge.js';
 import { ApiError } from '../http/errors.js';
 import { sendError, sendJson } from './envelope.js';
 import { parseParams } from './params.js';
@@ -36,10 +36,10 @@ interface PreparedRoute {
 export interface FacadeOptions {
   /** Where answers spoiled by a dependency are logged and counted. */
   degraded: DegradedAnswers;
-  variant: Variant;
   routes: readonly RouteDefinition[];
   schema: GraphQLSchema;
-  admission: Admission;
+  /** The listener's edge; its variant is the facade's. */
+  edge: Edge;
   services: GraphQLServices;
   logger: Logger;
 }
@@ -62,7 +62,8 @@ function prepare(schema: GraphQLSchema, routes: readonly RouteDefinition[]): Map
 
 export function createFacadeHandler(options: FacadeOptions) {
   const routes = prepare(options.schema, options.routes);
-  const { variant, admission } = options;
+  const { edge } = options;
+  const variant = edge.variant;
   const cache = createResponseCache();
 
   /** Executes a route's operation in-process; a failed one becomes the ApiError to answer. */
@@ -93,23 +94,23 @@ export function createFacadeHandler(options: FacadeOptions) {
     const head = req.method === 'HEAD';
     try {
       const query = parseRawQuery(url);
-      // 1. Authentication (401)
-      const principal = await admission.authenticate(
-        presentedKey(req.headers.authorization, query.get('apikey')?.[0], variant),
-      );
-      // 2. Route (404, 405)
-      const prepared = routes.get(path);
-      if (!prepared) throw new ApiError(404, `no endpoint ${path === '/' ? '' : path} under /api/v1; see /api/v1/openapi.json`);
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        throw new ApiError(405, `${req.method} is not allowed on /api/v1${path}; use GET or HEAD`, { Allow: 'GET, HEAD' });
-      }
-      // 3. Plan (403)
-      admission.authorize(principal, prepared.requirements, `GET /api/v1${path}`);
-      // 4. Quota (429); from here on the unit is spent and the headers go on every answer
-      const rateHeaders = await admission.meter(principal, prepared.requirements);
-      for (const [name, value] of Object.entries(rateHeaders)) res.setHeader(name, value);
-      // 5. Parameters (400)
-      const params = parseParams(prepared.route.params, query);
+      const outcome = await edge.admit({
+        key: presentedKey(req.headers.authorization, query.get('apikey')?.[0], variant),
+        keyInQuery: variant === 'B',
+        route: () => {
+          const found = routes.get(path);
+          if (!found) throw new ApiError(404, `no endpoint ${path === '/' ? '' : path} under /api/v1; see /api/v1/openapi.json`);
+          if (req.method !== 'GET' && req.method !== 'HEAD') {
+            throw new ApiError(405, `${req.method} is not allowed on /api/v1${path}; use GET or HEAD`, { Allow: 'GET, HEAD' });
+          }
+          return found;
+        },
+        access: (found) => ({ requirements: found.requirements, what: `GET /api/v1${path}` }),
+        parameters: (found) => parseParams(found.route.params, query),
+      });
+      for (const [name, value] of Object.entries(outcome.headers)) res.setHeader(name, value);
+      if (!outcome.admitted) throw outcome.refusal;
+      const { target: prepared, params, principal } = outcome;
       // 6. Execution, or the answer already computed for the same data and parameters
       const policy = prepared.route.cache;
       if (!policy) {

@@ -112,6 +112,17 @@ describe('the edge and the limits, both ways', () => {
     expect(await answeredBy(t.b)).toEqual({ compiled: before.compiled + 3, apollo: before.apollo + 1 });
   });
 
+  it('/graphql on each listener counts its refusals under that listener\'s variant, whichever path answers', async () => {
+    const rejections = async (variant: 'A' | 'B') =>
+      Number(new RegExp(`mgw_quota_rejections_total\\{variant="${variant}",product="marketData"\\} (\\d+)`).exec((await t.a.get('/metrics')).text)?.[1] ?? 0);
+    const free = await t.createKey('free');
+    for (let i = 0; i < 10; i++) await t.b.post('/graphql').set(bearer(free.key)).send({ query: '{ assetMarkets(limit: 1) { total } }' });
+    const [a, b] = [await rejections('A'), await rejections('B')];
+    // One refusal on each path, both on B's listener.
+    await bothWays(free.key, '{ assetMarkets(limit: 1) { total } }', undefined, 'b');
+    expect([await rejections('A'), await rejections('B')]).toEqual([a, b + 2]);
+  });
+
   it("a client's own extensions keep the fast path; a persisted query is Apollo's", async () => {
     const { key } = await t.createKey('enterprise', 'pro');
     const post = (extensions: unknown) => t.b.post('/graphql').set(bearer(key)).send({ query: '{ viewer { name } }', extensions });

@@ -1,0 +1,132 @@
+/**
+ * The edge: the one request sequence of every transport (the REST facades, the compiled /graphql
+ * path, Apollo through its plugin, and any later one): key (401) -> route (404, 405, 400) -> plan
+ * (403) -> quota (429) -> parameters (400). A transport says how to find its target and read its
+ * parameters; the edge runs the steps in this order, once, and hands back the outcome, which the
+ * transport only translates into its own answer (an envelope, a GraphQL error).
+ */
+import type { Authenticator, Principal } from '../auth/authenticator.js';
+import type { Variant } from '../auth/credentials.js';
+import type { Product } from '../domain/account.js';
+import { assertPlan, type PlanRequirements } from '../graphql/plan-requirements.js';
+import { ApiError } from '../http/errors.js';
+import type { QuotaService } from '../quota/index.js';
+import { QuotaUnavailableError } from '../quota/redis-quota.js';
+
+/** What a target needs: a plan per product it reads; `open` when it reads no data (introspection), so no key is needed. */
+export interface Access {
+  requirements: PlanRequirements;
+  /** How a refusal names the target: `GET /api/v1/brief`, `this operation`. */
+  what: string;
+  open?: boolean;
+}
+
+export interface EdgeRequest<Target, Params> {
+  /** The key as presented; `''` for a malformed Authorization header (refused), undefined for none. */
+  key: string | undefined;
+  /** Where the key may also come from, for the 401 message (`?apikey=` on variant B's REST facade). */
+  keyInQuery?: boolean;
+  /** True where a target may be open (GraphQL): a missing key is judged once the target is known. */
+  mayBeOpen?: boolean;
+  /** Step 2: what is asked for. Throws the transport's refusal (404, 405, a query that does not validate). */
+  route(): Target;
+  access(target: Target): Access;
+  /** Step 5: the parameters, checked. Throws the transport's refusal (400). */
+  parameters(target: Target): Params;
+}
+
+/** An admitted request: who, what, with which parameters, and the rate-limit headers for its answer. */
+export interface Admitted<Target, Params> {
+  admitted: true;
+  principal: Principal | null;
+  target: Target;
+  params: Params;
+  headers: Record<string, string>;
+}
+
+/**
+ * A refused one: `refusal` is an ApiError of the edge's own steps, the transport's own error from
+ * `route` or `parameters`, or a dependency's failure (a store or Redis down) for the transport to
+ * answer as degraded. `headers` go on the answer (rate limits once the quota is spent, Retry-After).
+ */
+export interface Refused {
+  admitted: false;
+  refusal: unknown;
+  headers: Record<string, string>;
+}
+
+export type Outcome<Target, Params> = Admitted<Target, Params> | Refused;
+
+export interface Edge {
+  readonly variant: Variant;
+  admit<Target, Params>(request: EdgeRequest<Target, Params>): Promise<Outcome<Target, Params>>;
+}
+
+export interface EdgeOptions {
+  variant: Variant;
+  authenticator: Authenticator;
+  quota: QuotaService;
+  now: () => number;
+  /** Told of every answer degraded by a dependency (logs, metrics). */
+  onDegraded?: (error: Error) => void;
+  /** Told of every request refused for a spent quota (metrics). */
+  onRefused?: (product: Product) => void;
+}
+
+const unauthorized = (keyInQuery: boolean | undefined) =>
+  new ApiError(401, `a valid API key is required: send it as "Authorization: Bearer <key>"${keyInQuery ? ' or ?apikey=<key>' : ''}`);
+
+export function createEdge(options: EdgeOptions): Edge {
+  /** Step 4: one unit per product the request reads; the headers of the tightest window. */
+  async function meter(principal: Principal, requirements: PlanRequirements): Promise<Record<string, string>> {
+    let headers: Record<string, string> = {};
+    let fewest = Infinity;
+    for (const product of Object.keys(requirements) as Product[]) {
+      const decision = await options.quota.consume(principal.account, product, options.now()).catch((error: unknown) => {
+        // Unmetered traffic is not an option, nor is a client left waiting: answer 503 at once.
+        if (error instanceof QuotaUnavailableError) {
+          options.onDegraded?.(error);
+          throw new ApiError(503, 'rate limiting is temporarily unavailable; retry shortly', { 'Retry-After': '1' });
+        }
+        throw error;
+      });
+      if (!decision.allowed) {
+        options.onRefused?.(product);
+        throw new ApiError(429, `rate limit exceeded: retry after ${decision.headers['Retry-After']} s`, decision.headers as Record<string, string>);
+      }
+      const remaining = Number(decision.headers['X-RateLimit-Remaining'] ?? Infinity);
+      if (remaining < fewest) {
+        fewest = remaining;
+        headers = decision.headers as Record<string, string>;
+      }
+    }
+    return headers;
+  }
+
+  return {
+    variant: options.variant,
+    async admit(request) {
+      let headers: Record<string, string> = {};
+      try {
+        // 1. Key (401): a wrong key at once; a missing one at once unless the target may be open.
+        const principal = request.key === undefined ? null : await options.authenticator.authenticate(request.key);
+        if (!principal && (request.key !== undefined || !request.mayBeOpen)) throw unauthorized(request.keyInQuery);
+        // 2. Route
+        const target = request.route();
+        const access = request.access(target);
+        if (!principal) {
+          if (!access.open) throw unauthorized(request.keyInQuery);
+          return { admitted: true, principal, target, params: request.parameters(target), headers };
+        }
+        // 3. Plan (403)
+        assertPlan(principal.account, access.requirements, access.what);
+        // 4. Quota (429); from here on the unit is spent and the headers go on every answer.
+        headers = await meter(principal, access.requirements);
+        // 5. Parameters (400)
+        return { admitted: true, principal, target, params: request.parameters(target), headers };
+      } catch (refusal) {
+        return { admitted: false, refusal, headers: { ...headers, ...(refusal instanceof ApiError ? refusal.headers : {}) } };
+      }
+    },
+  };
+}

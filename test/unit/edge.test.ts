@@ -1,0 +1,108 @@
+/**
+ * The edge's request sequence in-process, on a real embedded store, authenticator and quota:
+ * key -> route -> plan -> quota -> parameters, each refusal at its step, nothing spent before the
+ * quota step, and the rate-limit headers on every answer after it.
+ */
+import { displayPrefix, generateApiKey, hashApiKey } from '../../src/auth/api-key.js';
+import { createAuthenticator } from '../../src/auth/authenticator.js';
+import type { MarketDataPlan, Product } from '../../src/domain/account.js';
+import { createEdge, type Edge, type EdgeRequest } from '../../src/edge/edge.js';
+import { ApiError } from '../../src/http/errors.js';
+import { createStoreQuota } from '../../src/quota/index.js';
+import { createStore, openStore, type Store } from '../../src/store/index.js';
+import { tempDataDir } from '../support/engines.js';
+
+const NOW = Date.UTC(2026, 10, 24, 12, 0, 30);
+let store: Store;
+let edge: Edge;
+const refused: Product[] = [];
+
+beforeAll(async () => {
+  store = createStore(await openStore({ dataDir: tempDataDir() }));
+  const quota = createStoreQuota(store.connection);
+  edge = createEdge({ variant: 'B', authenticator: createAuthenticator({ accounts: store.accounts, pollMs: 60_000 }), quota, now: () => NOW, onRefused: (p) => refused.push(p) });
+});
+afterAll(() => store?.connection.close());
+
+async function keyOf(plan: MarketDataPlan): Promise<string> {
+  const key = generateApiKey();
+  await store.accounts.createAccountWithKey({ name: plan, marketDataPlan: plan, predictionPlan: 'none', keyHash: hashApiKey(key), displayPrefix: displayPrefix(key), now: NOW });
+  return key;
+}
+
+/** A request for the free market-data plan whose steps record that they ran. */
+function request(key: string | undefined, overrides: Partial<EdgeRequest<string, number>> = {}) {
+  const ran: string[] = [];
+  const req: EdgeRequest<string, number> = {
+    key,
+    route: () => (ran.push('route'), 'markets'),
+    access: () => ({ requirements: { marketData: 'FREE' }, what: 'GET /api/v1/markets' }),
+    parameters: () => (ran.push('parameters'), 5),
+    ...overrides,
+  };
+  return { req, ran };
+}
+
+const statusOf = (refusal: unknown) => (refusal instanceof ApiError ? refusal.status : refusal);
+/** What the quota has left this minute, without spending: X-RateLimit-Remaining of the next admitted request, plus one. */
+async function remaining(key: string): Promise<number> {
+  const outcome = await edge.admit(request(key).req);
+  return Number(outcome.headers['X-RateLimit-Remaining']) + 1;
+}
+
+it('admits in order and returns the rate-limit headers of the tightest window', async () => {
+  const key = await keyOf('free');
+  const { req, ran } = request(key);
+  const outcome = await edge.admit(req);
+  expect(outcome).toMatchObject({ admitted: true, target: 'markets', params: 5 });
+  expect(ran).toEqual(['route', 'parameters']);
+  expect(outcome.headers).toMatchObject({ 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': '9' });
+});
+
+it('refuses a wrong or missing key first, before the route is looked at', async () => {
+  for (const key of [undefined, '', 'mgw_' + 'x'.repeat(40)]) {
+    const { req, ran } = request(key, { keyInQuery: true });
+    const outcome = await edge.admit(req);
+    expect(outcome.admitted).toBe(false);
+    expect(statusOf(!outcome.admitted && outcome.refusal)).toBe(401);
+    expect(!outcome.admitted && (outcome.refusal as ApiError).message).toMatch(/Bearer <key>" or \?apikey=<key>/);
+    expect(ran).toEqual([]);
+  }
+});
+
+it('lets an open target through without a key, and judges a missing key after the route where targets may be open', async () => {
+  const open = request(undefined, { mayBeOpen: true, access: () => ({ requirements: {}, what: 'introspection', open: true }) });
+  expect(await edge.admit(open.req)).toMatchObject({ admitted: true, principal: null, headers: {} });
+  const closed = request(undefined, { mayBeOpen: true });
+  const outcome = await edge.admit(closed.req);
+  expect(statusOf(!outcome.admitted && outcome.refusal)).toBe(401);
+  expect(closed.ran).toEqual(['route']);
+});
+
+it('a route or plan refusal spends nothing; a parameter refusal spends one unit and carries the headers', async () => {
+  const key = await keyOf('free');
+  const before = await remaining(key);
+
+  const noRoute = await edge.admit(request(key, { route: () => { throw new ApiError(404, 'no endpoint'); } }).req);
+  expect(statusOf(!noRoute.admitted && noRoute.refusal)).toBe(404);
+  const noPlan = await edge.admit(request(key, { access: () => ({ requirements: { marketData: 'PRO' }, what: 'GET /api/v1/brief' }) }).req);
+  expect(statusOf(!noPlan.admitted && noPlan.refusal)).toBe(403);
+  expect(!noPlan.admitted && (noPlan.refusal as ApiError).message).toBe("GET /api/v1/brief needs the pro market-data plan or higher; this key's market-data plan is free");
+  expect(await remaining(key)).toBe(before - 1); // only the probe itself
+
+  const badParams = await edge.admit(request(key, { parameters: () => { throw new ApiError(400, 'limit must be 1..500'); } }).req);
+  expect(statusOf(!badParams.admitted && badParams.refusal)).toBe(400);
+  expect(badParams.headers['X-RateLimit-Remaining']).toBe(String(before - 3));
+});
+
+it('refuses a spent quota with 429, Retry-After and the limit headers, and counts it by product', async () => {
+  const key = await keyOf('free');
+  for (let i = 0; i < 10; i++) expect((await edge.admit(request(key).req)).admitted).toBe(true);
+  refused.length = 0;
+  const { req, ran } = request(key);
+  const outcome = await edge.admit(req);
+  expect(statusOf(!outcome.admitted && outcome.refusal)).toBe(429);
+  expect(outcome.headers).toMatchObject({ 'X-RateLimit-Remaining': '0', 'Retry-After': '30' });
+  expect(ran).toEqual(['route']);
+  expect(refused).toEqual(['marketData']);
+});
