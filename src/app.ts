@@ -19,7 +19,7 @@ import { createOperationCompiler } from './graphql/compiled-operations.js';
 import { createGraphQLHttpHandler } from './graphql/http-handler.js';
 import { createErrorFormatter, createGraphQLServer } from './graphql/server.js';
 import { createEdge, type Edge } from './edge/edge.js';
-import type { Variant } from './auth/credentials.js';
+import type { Variant } from './domain/variant.js';
 import { createDegradedAnswers } from './http/degraded.js';
 import { createHttpMetrics } from './metrics/http-metrics.js';
 import { createMetrics } from './metrics/metrics.js';

@@ -4,7 +4,7 @@
  */
 import type { Account, AlertKind, PriceAlert } from '../domain/account.js';
 import { normalizeSymbol } from '../domain/symbols.js';
-import { ApiError, badRequest, notFound } from '../http/errors.js';
+import { forbidden, invalid as badRequest, notFound } from '../domain/errors.js';
 import type { Store } from '../store/index.js';
 import { BRIEF_SIGNALS } from '../analytics/signals.js';
 
@@ -23,7 +23,7 @@ export async function createPriceAlert(
   now: number,
 ): Promise<PriceAlert> {
   if (account.marketDataPlan === 'free') {
-    throw new ApiError(403, 'price alerts need the pro or enterprise market-data plan');
+    throw forbidden('price alerts need the pro or enterprise market-data plan');
   }
   const symbol = normalizeSymbol(input.symbol);
   const markets = await store.markets.listMarkets();

@@ -1,6 +1,6 @@
 /** Where a request carries its key (D3): the Bearer header on both variants; `?apikey=` on B only. */
 
-export type Variant = 'A' | 'B';
+import type { Variant } from '../domain/variant.js';
 
 const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
 

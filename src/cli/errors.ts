@@ -1,6 +1,6 @@
 /** How the CLI reports failures: one line on stderr, never a stack trace for the operator's mistakes. */
 import { CommanderError } from 'commander';
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
 
 /** A failure the operator can fix (unknown id, revoked key, bad value): message only, exit 1. */
 export class CliError extends Error {
@@ -31,7 +31,7 @@ export function describeError(error: unknown): string {
 export function reportError(error: unknown, env: NodeJS.ProcessEnv = process.env): number {
   // Commander has already printed its own message (or the help) before throwing.
   if (error instanceof CommanderError) return error.exitCode;
-  if (error instanceof CliError || error instanceof ApiError) {
+  if (error instanceof CliError || error instanceof DomainError) {
     process.stderr.write(`error: ${error.message}\n`);
     return error instanceof CliError ? error.exitCode : 1;
   }

@@ -6,10 +6,11 @@
  * transport only translates into its own answer (an envelope, a GraphQL error).
  */
 import type { Authenticator, Principal } from '../auth/authenticator.js';
-import type { Variant } from '../auth/credentials.js';
+import type { Variant } from '../domain/variant.js';
 import type { Product } from '../domain/account.js';
 import { assertPlan, type PlanRequirements } from '../graphql/plan-requirements.js';
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
+import { ApiError, apiErrorFromDomain } from '../http/errors.js';
 import type { QuotaService } from '../quota/index.js';
 import { QuotaUnavailableError } from '../quota/redis-quota.js';
 
@@ -124,7 +125,8 @@ export function createEdge(options: EdgeOptions): Edge {
         headers = await meter(principal, access.requirements);
         // 5. Parameters (400)
         return { admitted: true, principal, target, params: request.parameters(target), headers };
-      } catch (refusal) {
+      } catch (caught) {
+        const refusal = caught instanceof DomainError ? apiErrorFromDomain(caught) : caught;
         return { admitted: false, refusal, headers: { ...headers, ...(refusal instanceof ApiError ? refusal.headers : {}) } };
       }
     },

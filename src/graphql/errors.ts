@@ -1,6 +1,7 @@
 /** One mapping between the edge's HTTP errors and GraphQL error codes (D12). */
 import { GraphQLError } from 'graphql';
-import { ApiError, type ErrorStatus } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
+import { ApiError, apiErrorFromDomain, type ErrorStatus } from '../http/errors.js';
 
 const CODE_BY_STATUS: Record<number, string> = {
   400: 'BAD_USER_INPUT',
@@ -31,6 +32,7 @@ export function toGraphQLError(error: ApiError): GraphQLError {
 /** The ApiError behind a GraphQL execution error: the original one, or one derived from its code. */
 export function apiErrorOf(error: GraphQLError): ApiError {
   if (error.originalError instanceof ApiError) return error.originalError;
+  if (error.originalError instanceof DomainError) return apiErrorFromDomain(error.originalError);
   const code = error.extensions?.code;
   const status = typeof code === 'string' ? STATUS_BY_CODE[code] : undefined;
   if (status && status !== 500) return new ApiError(status, error.message);

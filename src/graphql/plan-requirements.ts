@@ -15,7 +15,7 @@ import {
   visitWithTypeInfo,
 } from 'graphql';
 import type { Account, Product } from '../domain/account.js';
-import { ApiError } from '../http/errors.js';
+import { forbidden } from '../domain/errors.js';
 
 export type PlanTier = 'FREE' | 'PRO' | 'ENTERPRISE';
 const TIER_RANK: Record<PlanTier, number> = { FREE: 0, PRO: 1, ENTERPRISE: 2 };
@@ -105,13 +105,12 @@ function accountRank(account: Account, product: Product): number {
   return plan === 'none' ? -1 : TIER_RANK[plan.toUpperCase() as PlanTier];
 }
 
-/** Throws 403 naming the plan that is missing (D3 step 3). */
+/** Throws a `forbidden` domain error naming the plan that is missing (the edge answers it 403). */
 export function assertPlan(account: Account, requirements: PlanRequirements, what: string): void {
   for (const [product, tier] of Object.entries(requirements) as [Product, PlanTier][]) {
     if (accountRank(account, product) < TIER_RANK[tier]) {
       const plan = product === 'marketData' ? account.marketDataPlan : account.predictionPlan;
-      throw new ApiError(
-        403,
+      throw forbidden(
         `${what} needs the ${tier.toLowerCase()} ${PLAN_NAMES[product]} plan or higher; this key's ${PLAN_NAMES[product]} plan is ${plan}`,
       );
     }

@@ -11,7 +11,8 @@ import {
 } from '@apollo/server/plugin/landingPage/default';
 import { type DocumentNode, GraphQLError, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Logger } from 'pino';
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../domain/errors.js';
+import { ApiError, apiErrorFromDomain } from '../http/errors.js';
 import type { GraphQLContext } from './context.js';
 import type { GraphQLGuards } from './guards.js';
 import { graphqlCodeFor } from './errors.js';
@@ -74,8 +75,9 @@ export function createErrorFormatter(options: Pick<GraphQLServerOptions, 'degrad
 function formatGraphQLError(options: Pick<GraphQLServerOptions, 'degraded' | 'logger'>) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = error instanceof GraphQLError ? error.originalError : undefined;
-    if (original instanceof ApiError) {
-      return { ...formatted, message: original.message, extensions: { code: graphqlCodeFor(original.status) } };
+    if (original instanceof ApiError || original instanceof DomainError) {
+      const status = original instanceof ApiError ? original.status : apiErrorFromDomain(original).status;
+      return { ...formatted, message: original.message, extensions: { code: graphqlCodeFor(status) } };
     }
     const unavailable = options.degraded.answerFor('graphql', original);
     if (unavailable) {

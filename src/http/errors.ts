@@ -1,4 +1,5 @@
-/** Errors the edge answers with, and their D5 types. Thrown anywhere, rendered once per variant. */
+/** Errors the edge answers with, and their D5 types, rendered once per variant. Domain errors become these at the edge. */
+import type { DomainError, DomainErrorKind } from '../domain/errors.js';
 
 export const ERROR_TYPES = {
   400: 'bad_request',
@@ -33,4 +34,8 @@ export class ApiError extends Error {
 }
 
 export const badRequest = (message: string) => new ApiError(400, message);
-export const notFound = (message: string) => new ApiError(404, message);
+
+const STATUS_OF_KIND: Record<DomainErrorKind, ErrorStatus> = { invalid: 400, not_found: 404, forbidden: 403 };
+
+/** A domain error in HTTP terms: its kind's status, its message. */
+export const apiErrorFromDomain = (error: DomainError): ApiError => new ApiError(STATUS_OF_KIND[error.kind], error.message);

@@ -8,7 +8,7 @@
 import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { errorBody } from '../rest/envelope.js';
-import type { Variant } from '../rest/route-table.js';
+import type { Variant } from '../domain/variant.js';
 import { ApiError, type ErrorStatus } from './errors.js';
 
 export const HTTP_LIMITS = {

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Variant } from '../rest/route-table.js';
+import type { Variant } from '../domain/variant.js';
 import { createHttpServer, type DrainableServer } from './http-server.js';
 
 export interface ListenerSpec {

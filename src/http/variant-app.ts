@@ -13,7 +13,7 @@ import express, { type ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { redactUrl } from '../logging/logger.js';
 import { sendError } from '../rest/envelope.js';
-import type { Variant } from '../rest/route-table.js';
+import type { Variant } from '../domain/variant.js';
 import { docsRouter } from './docs.js';
 import { ApiError } from './errors.js';
 import { HTTP_LIMITS } from './http-server.js';

@@ -1,7 +1,7 @@
 /** The two envelopes of D5: `success` (variant A) and `ok` (variant B). */
 import type { ServerResponse } from 'node:http';
 import type { ApiError } from '../http/errors.js';
-import type { Variant } from './route-table.js';
+import type { Variant } from '../domain/variant.js';
 
 export function errorBody(variant: Variant, error: ApiError) {
   const detail = { code: error.status, type: error.type, message: error.message };

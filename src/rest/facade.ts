@@ -23,7 +23,8 @@ import { sendError, sendJson } from './envelope.js';
 import { parseParams } from './params.js';
 import { parseRawQuery } from './query.js';
 import { cacheKeyOf, createResponseCache, matchesEtag } from './response-cache.js';
-import type { RouteDefinition, Variant } from './route-table.js';
+import type { RouteDefinition } from './route-table.js';
+import type { Variant } from '../domain/variant.js';
 
 interface PreparedRoute {
   route: RouteDefinition;

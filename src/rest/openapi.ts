@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { ERROR_TYPES } from '../http/errors.js';
 import type { ParamSpec } from './params.js';
-import type { RouteDefinition, Variant } from './route-table.js';
+import type { RouteDefinition } from './route-table.js';
+import type { Variant } from '../domain/variant.js';
 
 export interface OpenApiOptions {
   variant: Variant;

@@ -8,8 +8,6 @@ import type { z } from 'zod';
 import type { RouteCachePolicy } from './response-cache.js';
 import type { ParamSpec } from './params.js';
 
-export type Variant = 'A' | 'B';
-
 export interface RouteDefinition<TData = any, TVariables = any> {
   /** Path under /api/v1, e.g. `/markets`. */
   path: string;

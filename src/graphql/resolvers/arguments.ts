@@ -1,5 +1,5 @@
 /** Argument checks shared by resolvers: the same bounds and messages as the REST parameters. */
-import { badRequest } from '../../http/errors.js';
+import { invalid as badRequest } from '../../domain/errors.js';
 
 export function assertIntInRange(name: string, value: number, min: number, max: number): void {
   if (!Number.isInteger(value) || value < min || value > max) {

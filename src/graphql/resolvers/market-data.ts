@@ -4,7 +4,7 @@ import { roundTo, shownPrice, VOLUME_DECIMALS } from '../../analytics/round.js';
 import { INTERVALS, type Interval } from '../../domain/market.js';
 import { BRIEF_LIMIT, BRIEF_MAX_SYMBOLS, MARKETS_PAGE } from '../../domain/limits.js';
 import { normalizeSymbol, parseSymbolList } from '../../domain/symbols.js';
-import { badRequest, notFound } from '../../http/errors.js';
+import { invalid as badRequest, notFound } from '../../domain/errors.js';
 import type { Resolvers } from '../generated/resolvers.js';
 import { assertIntInRange } from './arguments.js';
 
