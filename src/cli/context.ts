@@ -26,7 +26,7 @@ export async function withStore<T>(work: (store: Store) => Promise<T>): Promise<
   const config = await loadCliConfig();
   const [{ createStore }, { openConfiguredStore, storeLocation }, { ConfigError }] = await Promise.all([
     import('../store/index.js'),
-    import('../store/configured.js'),
+    import('../config/open-store.js'),
     import('../config/config.js'),
   ]);
   if (!config.databaseUrl && !fs.existsSync(config.dataDir)) {

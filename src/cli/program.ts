@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { registerAlerts } from './alerts.js';
 import { registerKeys } from './keys.js';
 import { registerServe } from './serve.js';
-import { packageVersion } from './version.js';
+import { packageVersion } from '../package-info.js';
 
 export function buildProgram(): Command {
   const program = new Command('market-gateway')

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { PlanLimitOverridesSchema, resolvePlanLimits, type PlanLimitTable } from '../quota/plans.js';
-import { LIVE_SOURCES, parseFeeds, PREDICTION_SOURCES, type FeedSelection, type LiveSource } from '../upstream/sources.js';
+import { LIVE_SOURCES, parseFeeds, PREDICTION_SOURCES, type FeedSelection, type UpstreamSettings } from '../upstream/sources.js';
 
 const port = z.coerce.number().int().min(0).max(65_535);
 
@@ -79,13 +79,7 @@ export interface Config {
   allowLocalQuotas: boolean;
   planLimits: PlanLimitTable;
   feeds: FeedSelection;
-  upstream: {
-    timeoutMs: number;
-    sources: Record<LiveSource, { baseUrl?: string | undefined; pollMs?: number | undefined; maxMarkets?: number | undefined }>;
-    /** Kalshi series and event tickers to track whole; none: Kalshi's open list up to the bound. */
-    kalshi: { series: string[]; events: string[] };
-    pageGapMs: number | undefined;
-  };
+  upstream: UpstreamSettings;
   demoSeed: number;
   demoTickMs: number;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];

@@ -8,9 +8,9 @@
 import type { Authenticator, Principal } from '../auth/authenticator.js';
 import type { Variant } from '../domain/variant.js';
 import type { Product } from '../domain/account.js';
-import { assertPlan, type PlanRequirements } from '../graphql/plan-requirements.js';
+import { assertPlan, type PlanRequirements } from '../domain/plans.js';
 import { DomainError } from '../domain/errors.js';
-import { ApiError, apiErrorFromDomain } from '../http/errors.js';
+import { ApiError, apiErrorFromDomain } from './errors.js';
 import type { QuotaService } from '../quota/index.js';
 import { QuotaUnavailableError } from '../quota/redis-quota.js';
 

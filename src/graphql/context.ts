@@ -1,24 +1,8 @@
 /** What every resolver receives: the caller, the services, and this request's DataLoaders. */
-import type { PriceAlert } from '../domain/account.js';
 import type { Principal } from '../auth/authenticator.js';
-import type { BriefService } from '../analytics/brief-service.js';
-import type { MorningBriefService } from '../brief/morning-briefs.js';
-import type { MarketReadModel } from '../readmodel/market-read-model.js';
-import type { PredictionReadModel } from '../readmodel/prediction-read-model.js';
-import type { Store } from '../store/index.js';
 import type { Loaders } from './loaders.js';
 import type { OperationAnalysis } from './plan-requirements.js';
-
-export interface GraphQLServices {
-  store: Store;
-  markets: MarketReadModel;
-  briefs: BriefService;
-  predictions: PredictionReadModel;
-  morningBriefs: MorningBriefService;
-  now(): number;
-  /** Lets the alert evaluator know at once (it also reloads on its own schedule). */
-  onAlertCreated?: (alert: PriceAlert) => void;
-}
+import type { GraphQLServices } from './services.js';
 
 export interface GraphQLContext {
   /** Null only for unauthenticated introspection (see plan-requirements.ts). */

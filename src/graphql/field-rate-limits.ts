@@ -5,11 +5,9 @@
  * quota of D4. Counts are per instance (an in-memory store).
  */
 import { getDirective, MapperKind, mapSchema } from '@graphql-tools/utils';
-import { defaultFieldResolver, type GraphQLSchema } from 'graphql';
+import { defaultFieldResolver, GraphQLError, type GraphQLSchema } from 'graphql';
 import { getGraphQLRateLimiter, type Identity, type Store } from 'graphql-rate-limit';
-import { ApiError } from '../http/errors.js';
 import type { GraphQLContext } from './context.js';
-import { toGraphQLError } from './errors.js';
 
 /** The library's default store copies its whole state on every call; a Map does not. */
 class MapStore implements Store {
@@ -54,7 +52,8 @@ export function applyFieldRateLimits(schema: GraphQLSchema): GraphQLSchema {
       field.resolve = async (parent, args, context: GraphQLContext, info) => {
         if (context.transport === 'graphql') {
           const refused = await limiter({ parent, args, context, info }, config);
-          if (refused) throw toGraphQLError(new ApiError(429, refused));
+          // 429, as /graphql answers it (Apollo and the compiled path read extensions.http).
+          if (refused) throw new GraphQLError(refused, { extensions: { code: 'RATE_LIMITED', http: { status: 429 } } });
         }
         return resolve(parent, args, context, info);
       };

@@ -1,8 +1,8 @@
 /** DataLoaders, created per request (never shared: they cache per caller). */
 import DataLoader from 'dataloader';
 import type { BriefAnalysis, Interval } from '../domain/market.js';
-import type { GraphQLServices } from './context.js';
-import type { AssetMarketModel, PredictionMarketModel } from './models.js';
+import type { GraphQLServices } from './services.js';
+import type { AssetMarketModel, PredictionMarketModel } from '../readmodel/models.js';
 
 export interface Loaders {
   /** Asset market by upper-case symbol, from the in-memory read model. */

@@ -14,15 +14,10 @@ import {
   visit,
   visitWithTypeInfo,
 } from 'graphql';
-import type { Account, Product } from '../domain/account.js';
-import { forbidden } from '../domain/errors.js';
+import type { Product } from '../domain/account.js';
+import { TIER_RANK, type PlanRequirements, type PlanTier } from '../domain/plans.js';
 
-export type PlanTier = 'FREE' | 'PRO' | 'ENTERPRISE';
-const TIER_RANK: Record<PlanTier, number> = { FREE: 0, PRO: 1, ENTERPRISE: 2 };
 const PRODUCT_OF: Record<string, Product> = { MARKET_DATA: 'marketData', PREDICTION: 'prediction' };
-
-/** The least plan per product that an operation needs; empty for introspection only. */
-export type PlanRequirements = Partial<Record<Product, PlanTier>>;
 
 export type FieldRequirements = Map<string, { product: Product; tier: PlanTier }>;
 
@@ -95,24 +90,4 @@ export function analyzeOperation(
   }
   walk(operation);
   return { requirements, readsData, readsIntrospection };
-}
-
-const PLAN_NAMES: Record<Product, string> = { marketData: 'market-data', prediction: 'prediction' };
-
-/** The account's tier in a product; `none` (prediction) is below every tier. */
-function accountRank(account: Account, product: Product): number {
-  const plan = product === 'marketData' ? account.marketDataPlan : account.predictionPlan;
-  return plan === 'none' ? -1 : TIER_RANK[plan.toUpperCase() as PlanTier];
-}
-
-/** Throws a `forbidden` domain error naming the plan that is missing (the edge answers it 403). */
-export function assertPlan(account: Account, requirements: PlanRequirements, what: string): void {
-  for (const [product, tier] of Object.entries(requirements) as [Product, PlanTier][]) {
-    if (accountRank(account, product) < TIER_RANK[tier]) {
-      const plan = product === 'marketData' ? account.marketDataPlan : account.predictionPlan;
-      throw forbidden(
-        `${what} needs the ${tier.toLowerCase()} ${PLAN_NAMES[product]} plan or higher; this key's ${PLAN_NAMES[product]} plan is ${plan}`,
-      );
-    }
-  }
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
-import { packageRoot } from '../config/package-root.js';
+import { packageRoot } from '../package-info.js';
 import { applyFieldRateLimits } from './field-rate-limits.js';
 import { resolvers } from './resolvers/index.js';
 

@@ -9,7 +9,7 @@ import { createServer, type RequestListener, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { errorBody } from '../rest/envelope.js';
 import type { Variant } from '../domain/variant.js';
-import { ApiError, type ErrorStatus } from './errors.js';
+import { ApiError, type ErrorStatus } from '../edge/errors.js';
 
 export const HTTP_LIMITS = {
   /** Request line plus headers; larger is 431. */

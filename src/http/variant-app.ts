@@ -8,14 +8,14 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
 import type { HttpMetrics } from '../metrics/http-metrics.js';
-import type { DegradedAnswers } from './degraded.js';
+import type { DegradedAnswers } from '../edge/degraded.js';
 import express, { type ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { redactUrl } from '../logging/logger.js';
 import { sendError } from '../rest/envelope.js';
 import type { Variant } from '../domain/variant.js';
 import { docsRouter } from './docs.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../edge/errors.js';
 import { HTTP_LIMITS } from './http-server.js';
 
 export interface VariantAppOptions {

@@ -4,7 +4,7 @@
  * changes with every change, for caches keyed on the data.
  */
 import type { MarketMeta, MarketStatus, MarketType, Quote } from '../domain/market.js';
-import type { AssetMarketModel } from '../graphql/models.js';
+import type { AssetMarketModel } from './models.js';
 import type { MarketRepository } from '../store/markets.js';
 
 export interface MarketQuery {

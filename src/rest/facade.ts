@@ -4,21 +4,19 @@
  * The edge admits the request (key, route, plan, quota, parameters); the facade executes and answers.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { DegradedAnswers } from '../http/degraded.js';
+import type { DegradedAnswers } from '../edge/degraded.js';
 import { type GraphQLSchema, validate } from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { Logger } from 'pino';
 import { presentedKey } from '../auth/credentials.js';
-import type { GraphQLContext, GraphQLServices } from '../graphql/context.js';
-import { apiErrorOf } from '../graphql/errors.js';
+import type { GraphQLContext } from '../graphql/context.js';
+import type { GraphQLServices } from '../graphql/services.js';
+import { apiErrorOf } from '../edge/graphql-codes.js';
 import { createLoaders } from '../graphql/loaders.js';
-import {
-  analyzeOperation,
-  collectFieldRequirements,
-  type PlanRequirements,
-} from '../graphql/plan-requirements.js';
+import type { PlanRequirements } from '../domain/plans.js';
+import { analyzeOperation, collectFieldRequirements } from '../graphql/plan-requirements.js';
 import type { Edge } from '../edge/edge.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../edge/errors.js';
 import { sendError, sendJson } from './envelope.js';
 import { parseParams } from './params.js';
 import { parseRawQuery } from './query.js';

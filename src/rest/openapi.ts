@@ -4,7 +4,7 @@
  * facade validates and answers. Errors, headers and security follow D3, D4 and D5.
  */
 import { z } from 'zod';
-import { ERROR_TYPES } from '../http/errors.js';
+import { ERROR_TYPES } from '../edge/errors.js';
 import type { ParamSpec } from './params.js';
 import type { RouteDefinition } from './route-table.js';
 import type { Variant } from '../domain/variant.js';

@@ -3,7 +3,7 @@
  * (validation here, JSON Schema in the OpenAPI document) and the message D5 asks for.
  */
 import { z } from 'zod';
-import { badRequest } from '../http/errors.js';
+import { badRequest } from '../edge/errors.js';
 import { nestedForms, type RawQuery } from './query.js';
 
 export interface ParamSpec {

@@ -5,7 +5,7 @@
  * already holds it gets a 304 without anything being executed or sent.
  */
 import { createHash } from 'node:crypto';
-import type { GraphQLServices } from '../graphql/context.js';
+import type { GraphQLServices } from '../graphql/services.js';
 
 export interface RouteCachePolicy {
   /** A value that changes whenever the answer may: read-model versions, and a clock bucket where time matters. */

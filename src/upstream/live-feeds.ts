@@ -4,14 +4,14 @@
  * serves what the store already holds until they land.
  */
 import type { Logger } from 'pino';
-import type { Config } from '../config/config.js';
+import type { UpstreamSettings } from './sources.js';
 import type { Connector, MarketDataBatch, PredictionBatch } from './connector.js';
 import { createUpstreamHttp } from './http.js';
 import { createPoller, type Poller, type PollerStats } from './poller.js';
 
 export interface LiveFeedsOptions {
   connectors: Connector[];
-  upstream: Config['upstream'];
+  upstream: UpstreamSettings;
   acceptMarketData: (batch: MarketDataBatch) => Promise<void>;
   acceptPrediction: (batch: PredictionBatch) => Promise<void>;
   logger: Logger;
@@ -29,7 +29,7 @@ export interface LiveFeeds {
 export function createLiveFeeds(options: LiveFeedsOptions): LiveFeeds {
   let shutdown = new AbortController();
   const pollers: Poller[] = options.connectors.map((connector) => {
-    const settings = options.upstream.sources[connector.source as keyof Config['upstream']['sources']] ?? {};
+    const settings = options.upstream.sources[connector.source as keyof UpstreamSettings['sources']] ?? {};
     const http = createUpstreamHttp({
       source: connector.source,
       baseUrl: settings.baseUrl ?? connector.defaultBaseUrl,

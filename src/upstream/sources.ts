@@ -4,6 +4,15 @@ export const PREDICTION_SOURCES = ['polymarket', 'kalshi', 'manifold'] as const;
 export const LIVE_SOURCES = [...MARKET_DATA_SOURCES, ...PREDICTION_SOURCES] as const;
 export type LiveSource = (typeof LIVE_SOURCES)[number];
 
+/** How the live sources are reached and paced (from the `<SOURCE>_*` and `UPSTREAM_*` settings). */
+export interface UpstreamSettings {
+  timeoutMs: number;
+  sources: Record<LiveSource, { baseUrl?: string | undefined; pollMs?: number | undefined; maxMarkets?: number | undefined }>;
+  /** Kalshi series and event tickers to track whole; none: Kalshi's open list up to the bound. */
+  kalshi: { series: string[]; events: string[] };
+  pageGapMs: number | undefined;
+}
+
 export interface FeedSelection {
   demo: boolean;
   live: LiveSource[];

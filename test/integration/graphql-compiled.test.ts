@@ -2,7 +2,7 @@
  * The compiled fast path of /graphql answers exactly as Apollo does. A query sent by GET always
  * goes to Apollo, so each case is sent both ways (POST and GET) and the answers compared.
  */
-import { createOperationCompiler } from '../../src/graphql/compiled-operations.js';
+import { createOperationCompiler } from '../../src/graphql-http/compiled-operations.js';
 import { createSchema } from '../../src/graphql/schema.js';
 import { answeredBy } from '../support/graphql-paths.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';

@@ -7,7 +7,7 @@ import { displayPrefix, generateApiKey, hashApiKey } from '../../src/auth/api-ke
 import { createAuthenticator } from '../../src/auth/authenticator.js';
 import type { MarketDataPlan, Product } from '../../src/domain/account.js';
 import { createEdge, type Edge, type EdgeRequest } from '../../src/edge/edge.js';
-import { ApiError } from '../../src/http/errors.js';
+import { ApiError } from '../../src/edge/errors.js';
 import { createStoreQuota } from '../../src/quota/index.js';
 import { createStore, openStore, type Store } from '../../src/store/index.js';
 import { tempDataDir } from '../support/engines.js';

@@ -2,7 +2,7 @@ import express from 'express';
 import request from 'supertest';
 import { z } from 'zod';
 import { docsRouter } from '../../src/http/docs.js';
-import { ERROR_TYPES } from '../../src/http/errors.js';
+import { ERROR_TYPES } from '../../src/edge/errors.js';
 import { buildOpenApiDocument } from '../../src/rest/openapi.js';
 import { intParam } from '../../src/rest/params.js';
 import type { RouteDefinition } from '../../src/rest/route-table.js';

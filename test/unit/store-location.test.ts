@@ -1,5 +1,5 @@
 /** What the server's start log and every CLI command say about the store: where it is, never a password. */
-import { storeLocation } from '../../src/store/configured.js';
+import { storeLocation } from '../../src/config/open-store.js';
 
 it.each([
   ['postgres://gateway:s3cret@db.internal:6543/market', 'PostgreSQL db.internal:6543/market'],

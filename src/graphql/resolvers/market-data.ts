@@ -64,7 +64,6 @@ export const marketDataResolvers: Resolvers = {
         { symbol: input.symbol, kind: input.kind, threshold: input.threshold, signal: input.signal, expiresAt: input.expiresAt },
         services.now(),
       );
-      services.onAlertCreated?.(alert);
       return alert;
     },
 

@@ -1,7 +1,7 @@
 /** One mapping between the edge's HTTP errors and GraphQL error codes (D12). */
 import { GraphQLError } from 'graphql';
 import { DomainError } from '../domain/errors.js';
-import { ApiError, apiErrorFromDomain, type ErrorStatus } from '../http/errors.js';
+import { ApiError, apiErrorFromDomain, type ErrorStatus } from './errors.js';
 
 const CODE_BY_STATUS: Record<number, string> = {
   400: 'BAD_USER_INPUT',

@@ -13,12 +13,13 @@ import Negotiator from 'negotiator';
 import getRawBody from 'raw-body';
 import { presentedKey } from '../auth/credentials.js';
 import type { Edge } from '../edge/edge.js';
-import type { DegradedAnswers } from '../http/degraded.js';
-import { ApiError } from '../http/errors.js';
+import type { DegradedAnswers } from '../edge/degraded.js';
+import { ApiError } from '../edge/errors.js';
 import type { CompiledOperation, OperationCompiler } from './compiled-operations.js';
-import type { GraphQLContext, GraphQLServices } from './context.js';
-import { toGraphQLError } from './errors.js';
-import { createLoaders } from './loaders.js';
+import type { GraphQLContext } from '../graphql/context.js';
+import type { GraphQLServices } from '../graphql/services.js';
+import { toGraphQLError } from '../edge/graphql-codes.js';
+import { createLoaders } from '../graphql/loaders.js';
 
 export interface GraphQLHttpOptions {
   server: ApolloServer<GraphQLContext>;

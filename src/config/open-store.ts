@@ -3,8 +3,8 @@
  * same way by the server and the CLI, and described without its password.
  */
 import path from 'node:path';
-import { ConfigError, type Config } from '../config/config.js';
-import { openStore, SQLITE_FILE, type OpenStoreOptions } from './database.js';
+import { ConfigError, type Config } from './config.js';
+import { openStore, SQLITE_FILE, type OpenStoreOptions } from '../store/database.js';
 
 type StoreSettings = Pick<Config, 'databaseUrl' | 'dataDir'>;
 

@@ -3,7 +3,7 @@
  * through a plugin once Apollo knows the operation (key, plan per field, quota), before any resolver.
  */
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import type { DegradedAnswers } from '../http/degraded.js';
+import type { DegradedAnswers } from '../edge/degraded.js';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import {
   ApolloServerPluginLandingPageLocalDefault,
@@ -12,11 +12,11 @@ import {
 import { type DocumentNode, GraphQLError, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Logger } from 'pino';
 import { DomainError } from '../domain/errors.js';
-import { ApiError, apiErrorFromDomain } from '../http/errors.js';
-import type { GraphQLContext } from './context.js';
+import { ApiError, apiErrorFromDomain } from '../edge/errors.js';
+import type { GraphQLContext } from '../graphql/context.js';
 import type { GraphQLGuards } from './guards.js';
-import { graphqlCodeFor } from './errors.js';
-import { analyzeOperation, collectFieldRequirements, type OperationAnalysis } from './plan-requirements.js';
+import { graphqlCodeFor } from '../edge/graphql-codes.js';
+import { analyzeOperation, collectFieldRequirements, type OperationAnalysis } from '../graphql/plan-requirements.js';
 
 const CLIENT_QUERY_ERRORS = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_REQUEST', 'OPERATION_RESOLUTION_FAILURE']);
 

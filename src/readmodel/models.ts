@@ -1,7 +1,7 @@
 /** What resolvers pass between each other (codegen "mappers"): domain data, before field selection. */
 import type { BriefAnalysis, Interval, MarketMeta, Quote } from '../domain/market.js';
 import type { MovementAlert } from '../domain/prediction.js';
-import type { ScoredPredictionMarket } from '../readmodel/prediction-read-model.js';
+import type { ScoredPredictionMarket } from './prediction-read-model.js';
 
 export interface AssetMarketModel {
   meta: MarketMeta;

@@ -16,7 +16,7 @@ import {
 } from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
-import { analyzeOperation, collectFieldRequirements, type OperationAnalysis } from './plan-requirements.js';
+import { analyzeOperation, collectFieldRequirements, type OperationAnalysis } from '../graphql/plan-requirements.js';
 
 export interface CompiledOperation {
   query: CompiledQuery;

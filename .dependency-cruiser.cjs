@@ -1,0 +1,66 @@
+/**
+ * The code's layers, checked on every `npm test` (dependency-cruiser). Imports point one way:
+ *
+ *   domain -> store -> services (feeds, ingest, quotas, keys, analytics, alerts, briefs)
+ *     -> read models -> schema and resolvers (src/graphql) -> edge (the request sequence)
+ *     -> transports (REST facades, /graphql over HTTP) -> http (listeners) -> composition (app, cli, config)
+ *
+ * A module may import its own layer and the ones before it, never a later one, and no import
+ * cycle is allowed anywhere.
+ */
+const later = (...folders) => `^src/(${folders.join('|')})(/|\\.ts$)`;
+
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', severity: 'error', comment: 'An import cycle: no module may depend on itself.', from: {}, to: { circular: true } },
+    {
+      name: 'domain-is-the-base',
+      severity: 'error',
+      comment: 'The domain imports nothing of the application (libraries only).',
+      from: { path: '^src/domain/' },
+      to: { path: '^src/', pathNot: '^src/domain/' },
+    },
+    {
+      name: 'store-below-services',
+      severity: 'error',
+      from: { path: '^src/store/' },
+      to: { path: later('analytics', 'prediction', 'alerts', 'auth', 'quota', 'upstream', 'ingest', 'brief', 'metrics', 'readmodel', 'graphql', 'edge', 'rest', 'graphql-http', 'http', 'cli', 'config', 'app') },
+    },
+    {
+      name: 'services-below-schema',
+      severity: 'error',
+      from: { path: '^src/(analytics|prediction|alerts|auth|quota|upstream|ingest|brief|metrics|readmodel)/' },
+      to: { path: later('graphql', 'edge', 'rest', 'graphql-http', 'http', 'cli', 'config', 'app') },
+    },
+    {
+      name: 'schema-below-edge',
+      severity: 'error',
+      from: { path: '^src/graphql/' },
+      to: { path: later('edge', 'rest', 'graphql-http', 'http', 'cli', 'config', 'app') },
+    },
+    {
+      name: 'edge-below-transports',
+      severity: 'error',
+      from: { path: '^src/edge/' },
+      to: { path: later('graphql', 'rest', 'graphql-http', 'http', 'cli', 'config', 'app') },
+    },
+    {
+      name: 'transports-below-http',
+      severity: 'error',
+      from: { path: '^src/(rest|graphql-http)/' },
+      to: { path: later('http', 'cli', 'config', 'app') },
+    },
+    {
+      name: 'http-below-composition',
+      severity: 'error',
+      from: { path: '^src/http/' },
+      to: { path: later('cli', 'config', 'app') },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};

@@ -1,0 +1,15 @@
+/** What the resolvers read: the store, the read models and the services over them, and the clock. */
+import type { BriefService } from '../analytics/brief-service.js';
+import type { MorningBriefService } from '../brief/morning-briefs.js';
+import type { MarketReadModel } from '../readmodel/market-read-model.js';
+import type { PredictionReadModel } from '../readmodel/prediction-read-model.js';
+import type { Store } from '../store/index.js';
+
+export interface GraphQLServices {
+  store: Store;
+  markets: MarketReadModel;
+  briefs: BriefService;
+  predictions: PredictionReadModel;
+  morningBriefs: MorningBriefService;
+  now(): number;
+}
