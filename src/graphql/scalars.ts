@@ -12,7 +12,7 @@ function parseIso(value: unknown): number {
   return ms;
 }
 
-export const DateTimeScalar = new GraphQLScalarType<number, string>({
+const DateTime = new GraphQLScalarType<number, string>({
   name: 'DateTime',
   serialize: (value) => new Date(value as number).toISOString(),
   parseValue: parseIso,
@@ -21,7 +21,7 @@ export const DateTimeScalar = new GraphQLScalarType<number, string>({
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-export const DateScalar = new GraphQLScalarType<string, string>({
+const DateType = new GraphQLScalarType<string, string>({
   name: 'Date',
   serialize: (value) => value as string,
   parseValue: (value) => {
@@ -33,3 +33,14 @@ export const DateScalar = new GraphQLScalarType<string, string>({
     return ast.value;
   },
 });
+
+/**
+ * graphql-tools copies every property of a GraphQLScalarType onto the SDL's scalar, its empty
+ * description too: hand it only the functions, so the description written in the SDL survives
+ * into the executable schema (and introspection).
+ */
+const behaviourOf = (scalar: GraphQLScalarType): GraphQLScalarType =>
+  ({ serialize: scalar.serialize, parseValue: scalar.parseValue, parseLiteral: scalar.parseLiteral }) as unknown as GraphQLScalarType;
+
+export const DateTimeScalar = behaviourOf(DateTime);
+export const DateScalar = behaviourOf(DateType);

@@ -14,8 +14,10 @@ export interface ParamSpec {
   schema: z.ZodType;
   /** Raw string -> candidate value (before the schema checks it). */
   coerce(raw: string): unknown;
-  /** Said when the value is refused: what is wrong and what is allowed. */
+  /** Said when the value is missing or refused: what is wrong and what is allowed. */
   message: string;
+  /** A more precise message for a given refused value, where one helps (too long, say). */
+  messageFor?(raw: string): string | undefined;
   default?: unknown;
   example?: string;
 }
@@ -73,6 +75,8 @@ export function stringParam(name: string, options: { required: boolean; descript
     message: options.required
       ? `${name} is required: ${options.description}`
       : `${name} must be a non-empty string of at most ${options.maxLength} characters`,
+    messageFor: (raw) =>
+      raw.trim().length > options.maxLength ? `${name} is too long: at most ${options.maxLength} characters, got ${raw.trim().length}` : undefined,
     ...(options.example ? { example: options.example } : {}),
   };
 }
@@ -94,7 +98,7 @@ export function parseParams(specs: readonly ParamSpec[], query: RawQuery): Recor
     }
     // An empty value (`type=`) is a value like any other, and refused by the schema.
     const parsed = spec.schema.safeParse(spec.coerce(raw));
-    if (!parsed.success) throw badRequest(spec.message);
+    if (!parsed.success) throw badRequest(spec.messageFor?.(raw) ?? spec.message);
     out[spec.name] = parsed.data;
   }
   return out;

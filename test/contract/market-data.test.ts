@@ -262,6 +262,10 @@ describe('GET /api/v1/brief', () => {
       expect(res.status).toBe(400);
       expectErrorEnvelope(res.body, 400, 'bad_request');
     }
+    // Over 4 000 characters: said so, not "symbols is required".
+    const long = await t.a.get(`/api/v1/brief?symbols=${'BTC/USD,'.repeat(501)}`).set(bearer(pro));
+    expect(long.status).toBe(400);
+    expect(long.body.error.message).toBe('symbols is too long: at most 4000 characters, got 4008');
   });
 });
 

@@ -286,7 +286,7 @@ export type Query = {
   __typename?: 'Query';
   /**
    * Condensed analysis of the given symbols (case-insensitive, duplicates removed, order kept).
-   * `limit` (1..100) caps how many of them are answered. Unknown symbols are a BAD_USER_INPUT error.
+   * `limit` (1..100) caps how many of them are answered. Unknown symbols are a NOT_FOUND error naming them.
    */
   assetBrief: AssetBrief;
   /** One asset market by symbol (case-insensitive). */
