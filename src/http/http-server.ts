@@ -5,11 +5,13 @@
  * timeout outlives keep-alive. Errors node answers itself, before any handler runs (headers too
  * large, a malformed request, a request too slow), still get a JSON body in the variant's envelope.
  */
-import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { createServer, STATUS_CODES, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { errorBody } from '../rest/envelope.js';
 import type { Variant } from '../domain/variant.js';
 import { ApiError, type ErrorStatus } from '../edge/errors.js';
+import { JSON_ONLY_CSP, SECURITY_HEADERS } from './security-headers.js';
 
 export const HTTP_LIMITS = {
   /** Request line plus headers; larger is 431. */
@@ -27,14 +29,23 @@ const CLIENT_ERRORS: Record<string, [ErrorStatus, string]> = {
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'request not received in time'],
 };
 
-/** A JSON answer written straight to the socket: node has not made a response object for it. */
+/**
+ * A JSON answer written straight to the socket (node has not made a response object for it), with
+ * what every other answer carries: the status's standard reason phrase, a request id, the
+ * security headers.
+ */
 function answerOnSocket(socket: Socket, variant: Variant, error: ApiError): void {
   if (!socket.writable) return void socket.destroy();
   const body = JSON.stringify(errorBody(variant, error));
-  socket.end(
-    `HTTP/1.1 ${error.status} ${error.type}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  const headers: (readonly [string, string | number])[] = [
+    ['Content-Type', 'application/json; charset=utf-8'],
+    ['Content-Length', Buffer.byteLength(body)],
+    ['X-Request-Id', randomUUID()],
+    ...SECURITY_HEADERS,
+    ['Content-Security-Policy', JSON_ONLY_CSP],
+    ['Connection', 'close'],
+  ];
+  socket.end(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${headers.map(([n, v]) => `${n}: ${v}\r\n`).join('')}\r\n${body}`);
 }
 
 /** A listener that can be drained: see `drain`. */

@@ -17,6 +17,7 @@ import type { Variant } from '../domain/variant.js';
 import { docsRouter } from './docs.js';
 import { ApiError } from '../edge/errors.js';
 import { HTTP_LIMITS } from './http-server.js';
+import { JSON_ONLY_CSP, SECURITY_HEADERS } from './security-headers.js';
 
 export interface VariantAppOptions {
   /** Prometheus registry served at /metrics. */
@@ -39,14 +40,6 @@ const API_PREFIX = '/api/v1';
 const OPENAPI_PATH = '/api/v1/openapi.json';
 const GRAPHQL_PATH = '/graphql';
 const STARTED = Symbol('started');
-
-/** On every answer. No HSTS here: TLS ends at the load balancer, which should send it. */
-const SECURITY_HEADERS: [string, string][] = [
-  ['X-Content-Type-Options', 'nosniff'],
-  ['X-Frame-Options', 'DENY'],
-  ['Referrer-Policy', 'no-referrer'],
-  ['Cross-Origin-Resource-Policy', 'same-site'],
-];
 
 const isHtmlPage = (req: IncomingMessage) =>
   req.method === 'GET' && (req.url?.startsWith('/docs') || (req.url?.startsWith(GRAPHQL_PATH) && !req.url.includes('query=')));
@@ -75,7 +68,7 @@ export function createVariantApp(options: VariantAppOptions): RequestListener {
     res.setHeader('X-Request-Id', id);
     for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
     // The API answers JSON only; the two HTML pages (/docs, Sandbox on GET /graphql) load scripts.
-    if (!isHtmlPage(req)) res.setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+    if (!isHtmlPage(req)) res.setHeader('Content-Security-Policy', JSON_ONLY_CSP);
     (res as ServerResponse & { [STARTED]?: number })[STARTED] = performance.now();
     res.on('finish', answered); // each response is new: no need for once()'s wrapper
   }

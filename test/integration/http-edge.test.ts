@@ -3,6 +3,7 @@
  * node answers before any handler runs), timeouts ordered for a load balancer, security headers,
  * and never an HTML page or a stack trace for an error, whatever NODE_ENV says.
  */
+import http from 'node:http';
 import net from 'node:net';
 import { createHttpServer, HTTP_LIMITS } from '../../src/http/http-server.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
@@ -43,6 +44,21 @@ describe('limits, in the envelope', () => {
       expect(res.headers).toMatch(/content-type: application\/json/i);
       expect(JSON.parse(res.body)).toEqual({ [flag]: false, error: { code: 431, type: 'headers_too_large', message: expect.any(String) } });
     }
+  });
+
+  it("an answer node asks for before any handler looks like every other one to a real client: the standard reason phrase, a request id, the security headers", async () => {
+    const answer = await new Promise<http.IncomingMessage & { text: string }>((resolve, reject) => {
+      const req = http.get({ host: '127.0.0.1', port: portOf(t.a), path: '/api/v1/markets', headers: { 'X-Big': 'a'.repeat(20_000) } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (chunk) => (text += chunk)).on('end', () => resolve(Object.assign(res, { text })));
+      });
+      req.on('error', reject);
+    });
+    expect(answer.statusCode).toBe(431);
+    expect(answer.statusMessage).toBe('Request Header Fields Too Large');
+    expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(answer.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'content-security-policy': "default-src 'none'; frame-ancestors 'none'" });
+    expect(JSON.parse(answer.text).error.code).toBe(431);
   });
 
   it('a request that is not HTTP: 400 with a JSON body', async () => {
