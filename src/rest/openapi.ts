@@ -25,11 +25,19 @@ export interface OpenApiOptions {
 type Json = Record<string, unknown>;
 
 const API_PREFIX = '/api/v1';
-const ref = (kind: 'schemas' | 'headers' | 'responses', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+const ref = (kind: 'schemas' | 'headers' | 'responses' | 'parameters', name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
-/** Error statuses an operation can answer (D3); 405 is per path, not per operation, so it is only described. */
+/**
+ * Error statuses an operation can answer: the edge's (D3) and the listener's limits, which are
+ * answered in the same envelope before any route is known. 405 is per path, not per operation,
+ * so it is only described.
+ */
 const OPERATION_ERRORS = {
   400: { name: 'BadRequest', text: 'Bad request: a parameter is invalid, missing or given twice; the message says what is allowed.' },
+  408: { name: 'RequestTimeout', text: 'Request timeout: the request was not received whole in time.' },
+  413: { name: 'PayloadTooLarge', text: 'Payload too large: the request body is over the limit.' },
+  414: { name: 'UriTooLong', text: 'URI too long: the path and query are over 8 KB.' },
+  431: { name: 'HeadersTooLarge', text: 'Request header fields too large: the request line and headers are over 16 KB.' },
   401: { name: 'Unauthorized', text: 'Unauthorized: the API key is missing, malformed, unknown or revoked.' },
   403: { name: 'Forbidden', text: "Forbidden: the account's plan does not include this endpoint." },
   404: { name: 'NotFound', text: 'Not found: a resource named in the request does not exist (e.g. an unknown symbol).' },
@@ -107,23 +115,42 @@ function parameterOf(param: ParamSpec): Json {
   };
 }
 
-function operationOf(route: RouteDefinition, plan: string | undefined): Json {
+/** The answer of a HEAD: the same status and headers as the GET, without a body. */
+function withoutBodies(responses: Json): Json {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => {
+      const { content: _body, ...rest } = response as Json;
+      return [status, '$ref' in rest ? { description: `As GET (${status}), without a body.` } : rest];
+    }),
+  );
+}
+
+function operationsOf(route: RouteDefinition, plan: string | undefined): Json {
   const errors = Object.entries(OPERATION_ERRORS)
     // Without parameters there is nothing to refuse with a 400 (D6 ignores unknown ones).
     .filter(([status]) => status !== '400' || route.params.length > 0)
     .map(([status, { name }]) => [status, ref('responses', name)]);
+  // Routes over shared data are cached: a strong ETag, and 304 for a matching If-None-Match.
+  const cacheHeaders = route.cache ? { ETag: ref('headers', 'ETag'), 'Cache-Control': ref('headers', 'Cache-Control') } : {};
+  const responses: Json = {
+    200: {
+      description: 'OK',
+      headers: { ...rateHeaderRefs(), ...cacheHeaders },
+      content: { 'application/json': { schema: jsonSchemaOf(route.responseSchema, 'output') } },
+    },
+    ...(route.cache ? { 304: { description: 'Not modified: the answer is the one whose ETag was sent in If-None-Match.', headers: { ...rateHeaderRefs(), ...cacheHeaders } } } : {}),
+    ...Object.fromEntries(errors),
+  };
+  const parameters = [...route.params.map(parameterOf), ...(route.cache ? [ref('parameters', 'IfNoneMatch')] : [])];
+  const description = plan === undefined ? route.description : `${route.description}\n\n**Plans:** ${plan}`;
   return {
-    operationId: operationIdOf(route.path),
-    summary: route.summary,
-    description: plan === undefined ? route.description : `${route.description}\n\n**Plans:** ${plan}`,
-    parameters: route.params.map(parameterOf),
-    responses: {
-      200: {
-        description: 'OK',
-        headers: rateHeaderRefs(),
-        content: { 'application/json': { schema: jsonSchemaOf(route.responseSchema, 'output') } },
-      },
-      ...Object.fromEntries(errors),
+    get: { operationId: operationIdOf(route.path), summary: route.summary, description, parameters, responses },
+    head: {
+      operationId: operationIdOf(route.path).replace(/^get/, 'head'),
+      summary: `${route.summary} (headers only)`,
+      description: 'As GET, without a body: the same checks, quota and headers.',
+      parameters,
+      responses: withoutBodies(responses),
     },
   };
 }
@@ -194,14 +221,14 @@ export function buildOpenApiDocument(options: OpenApiOptions): object {
 
   const paths: Json = {};
   for (const route of options.routes) {
-    paths[`${API_PREFIX}${route.path}`] = { get: operationOf(route, options.planByPath?.[route.path]) };
+    paths[`${API_PREFIX}${route.path}`] = operationsOf(route, options.planByPath?.[route.path]);
   }
 
   const responses: Json = {};
   for (const [status, { name, text }] of Object.entries(OPERATION_ERRORS)) {
     const code = Number(status) as keyof typeof ERROR_TYPES;
-    const headers =
-      code === 400 ? rateHeaders : code === 429 ? { ...rateHeaders, 'Retry-After': ref('headers', 'Retry-After') } : undefined;
+    const retryAfter = { 'Retry-After': ref('headers', 'Retry-After') };
+    const headers = code === 400 ? rateHeaders : code === 429 ? { ...rateHeaders, ...retryAfter } : code === 503 ? retryAfter : undefined;
     responses[name] = errorResponse(variant, code, text, headers);
   }
   responses.MethodNotAllowed = errorResponse(variant, 405, 'Method not allowed: only GET and HEAD.', {
@@ -217,8 +244,9 @@ export function buildOpenApiDocument(options: OpenApiOptions): object {
 
   return {
     openapi: '3.1.0',
-    info: { title: options.title, version: options.version, description: infoDescription(options) },
-    ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
+    info: { title: options.title, version: options.version, description: infoDescription(options), license: { name: 'MIT', identifier: 'MIT' } },
+    // Without an absolute base, the listener the document was read from.
+    servers: [options.serverUrl ? { url: options.serverUrl } : { url: '/', description: 'The listener this document was read from.' }],
     // Alternatives: any one scheme suffices.
     security: Object.keys(securitySchemes).map((name) => ({ [name]: [] })),
     paths,
@@ -233,6 +261,17 @@ export function buildOpenApiDocument(options: OpenApiOptions): object {
           ]),
         ),
         'Retry-After': { description: 'Seconds to wait before the next request (at least 1).', schema: { type: 'integer', minimum: 1 } },
+        ETag: { description: 'A strong validator of the answer, for If-None-Match.', schema: { type: 'string' } },
+        'Cache-Control': { description: '`private, max-age=<seconds>`: how long the answer stays current.', schema: { type: 'string' } },
+      },
+      parameters: {
+        IfNoneMatch: {
+          name: 'If-None-Match',
+          in: 'header',
+          required: false,
+          description: 'The ETag of an answer already held: 304 without a body when it is still the answer.',
+          schema: { type: 'string' },
+        },
       },
       securitySchemes,
     },

@@ -4,15 +4,19 @@
  */
 import { marketDataRoutes } from '../../src/rest/routes/market-data.js';
 import { expectErrorEnvelope, ISO_MS } from '../support/envelopes.js';
+import { judge, recordAnswers } from '../support/openapi-judge.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 
 let t: TestService;
+/** Every answer of this suite, judged against the served OpenAPI document by the last test. */
+let answers: ReturnType<typeof recordAnswers>;
 let pro: string;
 let free: string;
 let enterprise: string;
 
 beforeAll(async () => {
   t = await startTestService();
+  answers = recordAnswers(t.a);
   pro = (await t.createKey('pro')).key;
   free = (await t.createKey('free')).key;
   enterprise = (await t.createKey('enterprise')).key;
@@ -363,4 +367,12 @@ describe('caching (ETag, 304, Cache-Control)', () => {
     expect(after.body.data.find((m: { symbol: string }) => m.symbol === 'BTC/USD').price).toBeCloseTo(btc.price * 2, 6);
     expect(after.headers.etag).not.toBe(before.headers.etag);
   });
+});
+
+// Last, so it sees every answer above: an outside judge (the OpenAPI 3.1 schema, Ajv) reads them
+// against the document this listener serves.
+it('every answer of this suite conforms to the OpenAPI document the listener serves', async () => {
+  const { problems, judged } = await judge(t.a, answers);
+  expect(problems).toEqual([]);
+  expect(judged).toBeGreaterThan(50);
 });

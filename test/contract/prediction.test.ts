@@ -5,14 +5,18 @@
  */
 import { predictionRoutes } from '../../src/rest/routes/prediction.js';
 import { expectErrorEnvelope, ISO_MS } from '../support/envelopes.js';
+import { judge, recordAnswers } from '../support/openapi-judge.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 
 let t: TestService;
+/** Every answer of this suite, judged against the served OpenAPI document by the last test. */
+let answers: ReturnType<typeof recordAnswers>;
 let pro: string;
 let marketDataOnly: string;
 
 beforeAll(async () => {
   t = await startTestService();
+  answers = recordAnswers(t.b);
   pro = (await t.createKey('free', 'pro')).key;
   marketDataOnly = (await t.createKey('enterprise', 'none')).key;
 });
@@ -334,4 +338,12 @@ describe('caching (ETag, 304, Cache-Control)', () => {
     const b = await t.b.get('/api/v1/alerts?limit=+7&unknown=1').set(bearer(key));
     expect(b.headers.etag).toBe(a.headers.etag);
   });
+});
+
+// Last, so it sees every answer above: an outside judge (the OpenAPI 3.1 schema, Ajv) reads them
+// against the document this listener serves.
+it('every answer of this suite conforms to the OpenAPI document the listener serves', async () => {
+  const { problems, judged } = await judge(t.b, answers);
+  expect(problems).toEqual([]);
+  expect(judged).toBeGreaterThan(50);
 });

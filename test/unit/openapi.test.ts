@@ -31,16 +31,19 @@ describe('buildOpenApiDocument, variant A (market data)', () => {
     expect(JSON.stringify(doc)).not.toContain('$schema');
   });
 
-  it('has exactly one GET path per route of the table', () => {
+  it('has one path per route of the table, with GET and HEAD', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(marketDataRoutes.map((r) => `/api/v1${r.path}`).sort());
     for (const route of marketDataRoutes) {
       const item = doc.paths[`/api/v1${route.path}`];
-      expect(Object.keys(item)).toEqual(['get']);
+      expect(Object.keys(item)).toEqual(['get', 'head']);
+      expect(Object.keys(item.head.responses)).toEqual(Object.keys(item.get.responses));
+      expect(JSON.stringify(item.head.responses)).not.toContain('"content"');
       expect(item.get.summary).toBe(route.summary);
       expect(item.get.description).toContain(route.description);
     }
     expect(doc.paths['/api/v1/markets'].get.operationId).toBe('getMarkets');
     expect(doc.paths['/api/v1/brief'].get.operationId).toBe('getBrief');
+    expect(doc.paths['/api/v1/brief'].head.operationId).toBe('headBrief');
   });
 
   it('lists every parameter of each route as a query parameter with its requiredness', () => {
@@ -73,7 +76,12 @@ describe('buildOpenApiDocument, variant A (market data)', () => {
       expect(schema.properties.success).toEqual({ type: 'boolean', const: true });
       expect(schema.properties.data).toBeDefined();
       expect(schema.required).toEqual(expect.arrayContaining(['success', 'data']));
-      expect(Object.keys(ok.headers).sort()).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
+      const cached = route.cache ? ['Cache-Control', 'ETag'] : [];
+      expect(Object.keys(ok.headers).sort()).toEqual([...cached, 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
+      // Cached routes: 304 with the same validators, and If-None-Match accepted.
+      const responses = doc.paths[`/api/v1${route.path}`].get.responses;
+      expect('304' in responses).toBe(Boolean(route.cache));
+      if (route.cache) expect(Object.keys(responses['304'].headers)).toEqual(expect.arrayContaining(['ETag', 'Cache-Control']));
     }
     const markets = doc.paths['/api/v1/markets'].get.responses['200'].content['application/json'].schema;
     expect(markets.properties.total.type).toBe('integer');
@@ -92,8 +100,9 @@ describe('buildOpenApiDocument, variant A (market data)', () => {
 
     for (const route of marketDataRoutes) {
       const responses = doc.paths[`/api/v1${route.path}`].get.responses;
-      expect(Object.keys(responses).sort()).toEqual(['200', '400', '401', '403', '404', '429', '500', '503']);
-      for (const status of ['400', '401', '403', '404', '429', '500', '503']) {
+      const errors = ['400', '401', '403', '404', '408', '413', '414', '429', '431', '500', '503'];
+      expect(Object.keys(responses).sort()).toEqual(['200', ...(route.cache ? ['304'] : []), ...errors].sort());
+      for (const status of errors) {
         const response = deref(doc, responses[status]);
         const json = response.content['application/json'];
         expect(json.schema).toEqual({ $ref: '#/components/schemas/Error' });
@@ -127,8 +136,9 @@ describe('buildOpenApiDocument, variant A (market data)', () => {
     expect(text).toContain('"success": false');
   });
 
-  it('adds servers and plans only when given', () => {
-    expect(doc.servers).toBeUndefined();
+  it('names its server (the listener it was read from, or the base given), its license, and plans when given', () => {
+    expect(doc.servers).toEqual([{ url: '/', description: expect.any(String) }]);
+    expect(doc.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
     const withExtras: Doc = buildOpenApiDocument({
       variant: 'A',
       title: 't',
