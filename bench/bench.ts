@@ -110,7 +110,7 @@ interface Suite {
 /** Rotates the Authorization header through `keys`, one per request: a cold key cache, then a full one. */
 const rotating = (keys: string[]) => {
   let next = 0;
-  return [{ setupRequest: (req: Record<string, any>) => ({ ...req, headers: { ...req.headers, authorization: `Bearer ${keys[next++ % keys.length]}` } }) }];
+  return [{ setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, authorization: `Bearer ${keys[next++ % keys.length]}` } }) }];
 };
 
 async function measure(e: Endpoint, port: number, key: string, pid: number, keys?: string[]) {
@@ -161,7 +161,10 @@ async function runSuite(label: string, scale: boolean): Promise<Suite> {
         ...(e.body ? { body: e.body } : {}),
       });
       if (!res.ok) throw new Error(`${e.name} answered ${res.status}: ${await res.text()}`);
-      bodies[`${e.method} ${rawPath(e)}`] = { type: res.headers.get('content-type') ?? 'application/json', base64: Buffer.from(await res.arrayBuffer()).toString('base64') };
+      bodies[`${e.method} ${rawPath(e)}`] = {
+        type: res.headers.get('content-type') ?? 'application/json',
+        base64: Buffer.from(await res.arrayBuffer()).toString('base64'),
+      };
     }
     const bodiesFile = path.join(dataDir, 'bodies.json');
     fs.writeFileSync(bodiesFile, JSON.stringify(bodies));
@@ -228,7 +231,7 @@ async function main(): Promise<void> {
   const mode = DISTRIBUTED ? 'postgres+redis' : 'embedded';
   const suites = [await runSuite(`${mode}, demo data`, false)];
   print(suites[0]!);
-  let scaleGrowth;
+  let scaleGrowth: ReturnType<typeof growth> | undefined;
   if (SCALE) {
     suites.push(await runSuite(`${mode}, at scale (10 000 markets of each kind, 1 000 alerts on the account, 100 000 keys)`, true));
     print(suites[1]!);

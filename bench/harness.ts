@@ -20,7 +20,10 @@ export const peakRssMb = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(fs.readFi
 export async function waitFor(url: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const ok = await fetch(url).then((r) => r.ok, () => false);
+    const ok = await fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -36,7 +39,10 @@ export function start(argv: string[], env: NodeJS.ProcessEnv, core: number): Chi
 
 /** A key made by the CLI, as an operator would (this also creates the schema). */
 export function createBenchKey(env: NodeJS.ProcessEnv): { key: string; accountId: string } {
-  const created = spawnSync('node', [CLI, 'keys', 'create', '--plan', 'enterprise', '--prediction-plan', 'pro', '--name', 'bench', '--json'], { env, encoding: 'utf8' });
+  const created = spawnSync('node', [CLI, 'keys', 'create', '--plan', 'enterprise', '--prediction-plan', 'pro', '--name', 'bench', '--json'], {
+    env,
+    encoding: 'utf8',
+  });
   if (created.status !== 0) throw new Error(`keys create failed: ${created.stderr}`);
   const { key, account_id: accountId } = JSON.parse(created.stdout) as { key: string; account_id: string };
   return { key, accountId };

@@ -36,7 +36,12 @@ async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgw-soak-'));
   // Every window lifted: the soak looks for leaks, not refusals (which the tests cover).
   const lifted = { perMinute: null, perDay: null };
-  const env = serviceEnv({ dataDir, ports: [PORT_A, PORT_B], distributed: DISTRIBUTED, planLimits: { marketData: { enterprise: lifted }, prediction: { pro: lifted } } });
+  const env = serviceEnv({
+    dataDir,
+    ports: [PORT_A, PORT_B],
+    distributed: DISTRIBUTED,
+    planLimits: { marketData: { enterprise: lifted }, prediction: { pro: lifted } },
+  });
   const { key } = createBenchKey(env);
   const service = start(['node', CLI, 'start'], env, 0);
   try {
@@ -51,7 +56,16 @@ async function main(): Promise<void> {
         headers: auth,
         requests: [
           ...paths.map((p) => ({ method: 'GET' as const, path: p })),
-          ...(graphql ? [{ method: 'POST' as const, path: '/graphql', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ query: graphql }) }] : []),
+          ...(graphql
+            ? [
+                {
+                  method: 'POST' as const,
+                  path: '/graphql',
+                  headers: { ...auth, 'content-type': 'application/json' },
+                  body: JSON.stringify({ query: graphql }),
+                },
+              ]
+            : []),
         ],
       });
     const rounds = Math.max(1, Math.round((MINUTES * 60) / INTERVAL_S));
@@ -59,8 +73,16 @@ async function main(): Promise<void> {
     console.log(`soak: ${MINUTES} min, ${RATE} req/s mixed over both facades and /graphql, ${DISTRIBUTED ? 'postgres+redis' : 'embedded'}`);
     for (let round = 1; round <= rounds; round++) {
       const [a, b] = await Promise.all([
-        mixed(PORT_A, ['/api/v1/markets?limit=100', '/api/v1/brief?symbols=BTC/USD,ETH/USD,EUR/USD&interval=4h', '/api/v1/alerts', '/api/v1/markets?type=crypto&offset=3'], '{ assetMarkets(limit: 20) { total items { symbol price } } }'),
-        mixed(PORT_B, ['/api/v1/markets', '/api/v1/alerts?limit=50', '/api/v1/brief', '/api/v1/nope'], '{ predictionMarkets(limit: 50) { count items { question signal } } }'),
+        mixed(
+          PORT_A,
+          ['/api/v1/markets?limit=100', '/api/v1/brief?symbols=BTC/USD,ETH/USD,EUR/USD&interval=4h', '/api/v1/alerts', '/api/v1/markets?type=crypto&offset=3'],
+          '{ assetMarkets(limit: 20) { total items { symbol price } } }',
+        ),
+        mixed(
+          PORT_B,
+          ['/api/v1/markets', '/api/v1/alerts?limit=50', '/api/v1/brief', '/api/v1/nope'],
+          '{ predictionMarkets(limit: 50) { count items { question signal } } }',
+        ),
       ]);
       const m = await scrape(PORT_A);
       const sample = {
@@ -79,7 +101,9 @@ async function main(): Promise<void> {
     const first = settled[0]!.heapAfterGcMb!;
     const last = settled.at(-1)!.heapAfterGcMb!;
     const peak = Math.max(...settled.map((s) => s.heapAfterGcMb!));
-    console.log(`heap after GC from ${first.toFixed(1)} to ${last.toFixed(1)} MB after warm-up (peak ${peak.toFixed(1)} MB, ${(((last - first) / first) * 100).toFixed(1)} %); 5xx ${samples.at(-1)!.serverErrors}`);
+    console.log(
+      `heap after GC from ${first.toFixed(1)} to ${last.toFixed(1)} MB after warm-up (peak ${peak.toFixed(1)} MB, ${(((last - first) / first) * 100).toFixed(1)} %); 5xx ${samples.at(-1)!.serverErrors}`,
+    );
     const out = path.resolve(import.meta.dirname, '..', 'bench-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-soak.json`);
     fs.mkdirSync(path.dirname(out), { recursive: true });
     fs.writeFileSync(out, JSON.stringify({ minutes: MINUTES, rate: RATE, distributed: DISTRIBUTED, samples }, null, 2));

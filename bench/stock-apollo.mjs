@@ -12,7 +12,12 @@ import { createLoaders } from '../dist/src/graphql/loaders.js';
 const port = Number(process.argv[2]);
 const service = await createService(loadConfig(), { role: 'http' });
 const { account } = await service.store.accounts.createAccountWithKey({
-  name: 'stock-apollo', marketDataPlan: 'enterprise', predictionPlan: 'pro', keyHash: `stock-${Date.now()}`, displayPrefix: 'stock', now: Date.now(),
+  name: 'stock-apollo',
+  marketDataPlan: 'enterprise',
+  predictionPlan: 'pro',
+  keyHash: `stock-${Date.now()}`,
+  displayPrefix: 'stock',
+  now: Date.now(),
 });
 const principal = { keyId: 'stock', account };
 const server = new ApolloServer({ schema: service.schema });

@@ -75,9 +75,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   // PostgreSQL it has its own small pool whose statements may take 8 s (still inside a 10 s shutdown).
   // SQLite needs no second handle.
   const jobsStore =
-    store.connection.engine === 'postgres'
-      ? createStore(await openConfiguredStore(config, { queryTimeoutMs: 8_000, poolMax: 4, migrate: false }))
-      : store;
+    store.connection.engine === 'postgres' ? createStore(await openConfiguredStore(config, { queryTimeoutMs: 8_000, poolMax: 4, migrate: false })) : store;
   // With PostgreSQL, several instances may run: the worker tells the others what changed.
   const pgUrl = store.connection.engine === 'postgres' ? config.databaseUrl : undefined;
   const notifier = pgUrl && jobsStore.connection.pgPool ? createChangeNotifier(jobsStore.connection.pgPool, logger) : undefined;
@@ -163,7 +161,17 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const apollo = await createGraphQLServer({ schema, guards, formatError, production: config.production, ...config.graphql, logger, degraded });
   const compiler = createOperationCompiler(schema, { validationRules: guards.validationRules, maxTokens: guards.parseOptions.maxTokens });
   const graphqlFor = (edge: Edge) =>
-    createGraphQLHttpHandler({ server: apollo, schema, compiler, edge, services, formatError, requests: metrics.graphqlRequests, degraded, maxBodyBytes: 100 * 1024 });
+    createGraphQLHttpHandler({
+      server: apollo,
+      schema,
+      compiler,
+      edge,
+      services,
+      formatError,
+      requests: metrics.graphqlRequests,
+      degraded,
+      maxBodyBytes: 100 * 1024,
+    });
 
   /** `stale`: markets exist but none is active (their quotes are older than their bound); `no data yet`: nothing at all. */
   const dataCheck = (): 'fresh' | 'stale' | 'no data yet' => {
@@ -189,7 +197,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
     return { ok: checks.store === 'ok' && checks.data === 'fresh' && checks.redis !== 'unreachable', checks, details: { feeds } };
   };
 
-  const httpMetrics = createHttpMetrics(metrics.registry, [...marketDataRoutes, ...predictionRoutes].map((r) => r.path));
+  const httpMetrics = createHttpMetrics(
+    metrics.registry,
+    [...marketDataRoutes, ...predictionRoutes].map((r) => r.path),
+  );
   const marketDataApp = createVariantApp({
     variant: 'A',
     facade: createFacadeHandler({ routes: marketDataRoutes, schema, edge: edges.A, services, logger, degraded }),
@@ -340,7 +351,12 @@ export async function startService(config: Config, options: ServiceOptions = {})
       role: service.role,
       ...(a === undefined
         ? { runsJobs: service.runsJobs() }
-        : { marketData: `http://${config.host}:${a}/api/v1`, prediction: `http://${config.host}:${b}/api/v1`, graphql: `http://${config.host}:${a}/graphql`, docs: `http://${config.host}:${a}/docs` }),
+        : {
+            marketData: `http://${config.host}:${a}/api/v1`,
+            prediction: `http://${config.host}:${b}/api/v1`,
+            graphql: `http://${config.host}:${a}/graphql`,
+            docs: `http://${config.host}:${a}/docs`,
+          }),
       store: storeLocation(config),
       startupMs: Date.now() - started,
     },

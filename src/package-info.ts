@@ -11,7 +11,7 @@ export function packageRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   while (!fs.existsSync(path.join(dir, 'package.json'))) {
     const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('package.json not found above ' + fileURLToPath(import.meta.url));
+    if (parent === dir) throw new Error(`package.json not found above ${fileURLToPath(import.meta.url)}`);
     dir = parent;
   }
   cached = dir;

@@ -16,12 +16,7 @@ export interface CreateAlertInput {
   expiresAt?: number | null | undefined;
 }
 
-export async function createPriceAlert(
-  store: Store,
-  account: Account,
-  input: CreateAlertInput,
-  now: number,
-): Promise<PriceAlert> {
+export async function createPriceAlert(store: Store, account: Account, input: CreateAlertInput, now: number): Promise<PriceAlert> {
   if (account.marketDataPlan === 'free') {
     throw forbidden('price alerts need the pro or enterprise market-data plan');
   }

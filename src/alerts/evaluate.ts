@@ -40,6 +40,6 @@ function conditionMet(alert: PriceAlert, quote: Quote, signals: readonly string[
     case 'change_above':
       return threshold !== null && Math.abs(quote.change24h) >= threshold;
     case 'signal':
-      return alert.signal !== null && signals !== null && signals.includes(alert.signal);
+      return alert.signal !== null && (signals?.includes(alert.signal) ?? false);
   }
 }

@@ -8,11 +8,7 @@ const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
  * The presented key, or undefined when none is usable. A malformed Authorization header counts
  * as no key at all; the header wins over `apikey` where both are given.
  */
-export function presentedKey(
-  authorization: string | undefined,
-  apikeyParam: unknown,
-  variant: Variant,
-): string | undefined {
+export function presentedKey(authorization: string | undefined, apikeyParam: unknown, variant: Variant): string | undefined {
   if (authorization !== undefined && authorization !== '') {
     return BEARER.exec(authorization)?.[1];
   }

@@ -39,9 +39,7 @@ export class LlmError extends Error {
 }
 
 const completionSchema = z.object({
-  choices: z
-    .array(z.object({ message: z.object({ content: z.string().trim().min(1, 'empty answer') }) }))
-    .min(1, 'no choices'),
+  choices: z.array(z.object({ message: z.object({ content: z.string().trim().min(1, 'empty answer') }) })).min(1, 'no choices'),
 });
 
 const MAX_BRIEF_CHARS = 6_000;
@@ -69,8 +67,6 @@ export function briefPrompt(input: BriefInput): string {
     ...(movements.length ? movements : ['(none)']),
   ].join('\n');
 }
-
-
 
 async function attempt(options: ChatCompletionsOptions, body: string, budgetMs: number): Promise<string> {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };

@@ -38,9 +38,7 @@ export function registerAlerts(program: Command): void {
     .requiredOption('--symbol <symbol>', 'market symbol, e.g. BTC/USD', parseNonEmpty)
     .addOption(conditionOption('--above <price>', 'when the price is at or above this', 'above', parseNumber))
     .addOption(conditionOption('--below <price>', 'when the price is at or below this', 'below', parseNumber))
-    .addOption(
-      conditionOption('--change-above <percent>', 'when |24 h change| reaches this percentage', 'changeAbove', parseNumber),
-    )
+    .addOption(conditionOption('--change-above <percent>', 'when |24 h change| reaches this percentage', 'changeAbove', parseNumber))
     .addOption(conditionOption('--signal <name>', 'when this brief signal appears', 'signal', parseNonEmpty))
     .addOption(new Option('--expires-at <iso>', 'expiry, e.g. 2026-12-31T23:59:00Z').argParser(parseIsoTimestamp))
     .option('--json', 'print one JSON object')
@@ -54,7 +52,7 @@ export function registerAlerts(program: Command): void {
 
   alerts
     .command('list')
-    .description('list price alerts, newest first: every account\'s, or one account\'s')
+    .description("list price alerts, newest first: every account's, or one account's")
     .addOption(new Option('--key-id <id>', 'only the alerts of the account of this key (key_...)').conflicts('account'))
     .option('--account <id>', 'only the alerts of this account (acct_...)')
     .addOption(new Option('--status <status>', 'only alerts in this status').choices(ALERT_STATUSES))
@@ -99,7 +97,16 @@ async function listAlerts(options: ListOptions): Promise<void> {
   }
   printTable(
     ['ID', 'STATUS', 'SYMBOL', 'CONDITION', 'ACCOUNT', 'CREATED', 'EXPIRES', 'TRIGGERED'],
-    alerts.map((a) => [a.id, a.status, a.symbol, conditionOf(a), a.accountId, isoOrNull(a.createdAt) ?? '', isoOrNull(a.expiresAt) ?? '-', isoOrNull(a.triggeredAt) ?? '-']),
+    alerts.map((a) => [
+      a.id,
+      a.status,
+      a.symbol,
+      conditionOf(a),
+      a.accountId,
+      isoOrNull(a.createdAt) ?? '',
+      isoOrNull(a.expiresAt) ?? '-',
+      isoOrNull(a.triggeredAt) ?? '-',
+    ]),
   );
 }
 

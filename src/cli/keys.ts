@@ -94,7 +94,11 @@ async function rotateKey(id: string, options: { revokeOld?: boolean; json?: bool
     if (options.revokeOld) await store.accounts.revokeKey(id, Date.now());
     return fresh;
   });
-  printIssued(issued, options, options.revokeOld ? `Key ${id} is revoked; running servers refuse it within 2 s.` : `Key ${id} keeps working until you revoke it: keys revoke ${id}`);
+  printIssued(
+    issued,
+    options,
+    options.revokeOld ? `Key ${id} is revoked; running servers refuse it within 2 s.` : `Key ${id} keeps working until you revoke it: keys revoke ${id}`,
+  );
 }
 
 function printIssued({ key, record, account }: IssuedKey, options: { json?: boolean }, note?: string): void {

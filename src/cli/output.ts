@@ -15,7 +15,6 @@ export function printLines(...lines: string[]): void {
 /** Columns padded to their widest cell; the last column is not padded (no trailing blanks). */
 export function printTable(headers: readonly string[], rows: readonly (readonly string[])[]): void {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]) =>
-    cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ');
+  const line = (cells: readonly string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ');
   printLines(line(headers), ...rows.map(line));
 }

@@ -16,12 +16,9 @@ const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})
 /** ISO 8601 to epoch ms; rejects impossible dates that Date.parse would roll over (2026-02-30). */
 export function parseIsoTimestamp(value: string): number {
   const m = ISO.exec(value);
-  const invalid = () =>
-    new InvalidArgumentError('Expected an ISO 8601 date or date-time with a zone, e.g. 2026-12-31T23:59:00Z.');
+  const invalid = () => new InvalidArgumentError('Expected an ISO 8601 date or date-time with a zone, e.g. 2026-12-31T23:59:00Z.');
   if (!m) throw invalid();
-  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0)) as [
-    number, number, number, number, number, number,
-  ];
+  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0)) as [number, number, number, number, number, number];
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
   const inRange = month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth;
   if (!inRange || hour > 23 || minute > 59 || second > 59) throw invalid();

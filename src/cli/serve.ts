@@ -10,7 +10,11 @@ import { CliError, describeError } from './errors.js';
 const ROLES: { command: string; role: Role; description: string }[] = [
   { command: 'start', role: 'all', description: 'run the whole gateway in one process: both variants (GraphQL and REST) and the background jobs' },
   { command: 'serve', role: 'http', description: 'run the HTTP API only (stateless; several behind a load balancer, with DATABASE_URL and REDIS_URL)' },
-  { command: 'worker', role: 'worker', description: 'run the background jobs only (ingest, detectors, alerts, the brief); with PostgreSQL one worker at a time holds them' },
+  {
+    command: 'worker',
+    role: 'worker',
+    description: 'run the background jobs only (ingest, detectors, alerts, the brief); with PostgreSQL one worker at a time holds them',
+  },
 ];
 
 export function registerServe(program: Command): void {
@@ -21,7 +25,11 @@ export function registerServe(program: Command): void {
       .action(async () => {
         const config = await loadCliConfig();
         // Imported here so the key and alert commands never load the whole server.
-        const [{ startService }, { ConfigError }, { ListenError }] = await Promise.all([import('../app.js'), import('../config/config.js'), import('../http/listeners.js')]);
+        const [{ startService }, { ConfigError }, { ListenError }] = await Promise.all([
+          import('../app.js'),
+          import('../config/config.js'),
+          import('../http/listeners.js'),
+        ]);
         const service = await startService(config, { role }).catch((error: unknown) => {
           // The operator's to fix (a port, a URL, a role on the wrong store): the message names the setting.
           throw error instanceof ConfigError || error instanceof ListenError ? new CliError(error.message) : error;

@@ -18,20 +18,22 @@ export interface ChangeNotifier {
 /** Coalesces notices: one NOTIFY per kind per `throttleMs`. */
 export function createChangeNotifier(pool: pg.Pool, logger: Logger, throttleMs = 250): ChangeNotifier {
   const due = new Set<ChangeKind>();
-  let timer: NodeJS.Timeout | undefined;
+  let _timer: NodeJS.Timeout | undefined;
   function send(): void {
-    timer = undefined;
+    _timer = undefined;
     const kinds = [...due];
     due.clear();
     for (const kind of kinds) {
       // The channel is database-wide: the payload names the schema, so other deployments ignore it.
-      pool.query(`select pg_notify($1, current_schema() || ':' || $2)`, [CHANGE_CHANNEL, kind]).catch((error: Error) => logger.warn({ reason: error.message }, 'change notice not sent'));
+      pool
+        .query(`select pg_notify($1, current_schema() || ':' || $2)`, [CHANGE_CHANNEL, kind])
+        .catch((error: Error) => logger.warn({ reason: error.message }, 'change notice not sent'));
     }
   }
   return {
     changed(kind) {
       due.add(kind);
-      timer ??= setTimeout(send, throttleMs).unref();
+      _timer ??= setTimeout(send, throttleMs).unref();
     },
   };
 }
@@ -50,12 +52,16 @@ export function createChangeListener(options: ChangeListenerOptions) {
   let stopped = true;
   let timer: NodeJS.Timeout | undefined;
 
-  const reload = (kind: ChangeKind) =>
-    options.onChange(kind).catch((error: Error) => logger.warn({ kind, reason: error.message }, 'read model reload failed'));
+  const reload = (kind: ChangeKind) => options.onChange(kind).catch((error: Error) => logger.warn({ kind, reason: error.message }, 'read model reload failed'));
 
   async function connect(reconnecting: boolean): Promise<void> {
     if (stopped) return;
-    const c = new pg.Client({ connectionString: options.databaseUrl, connectionTimeoutMillis: 2_000, keepAlive: true, application_name: 'market-gateway change listener' });
+    const c = new pg.Client({
+      connectionString: options.databaseUrl,
+      connectionTimeoutMillis: 2_000,
+      keepAlive: true,
+      application_name: 'market-gateway change listener',
+    });
     const retry = () => {
       if (client !== c) return;
       client = undefined;

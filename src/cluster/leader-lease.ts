@@ -69,7 +69,12 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
   }
 
   async function connect(): Promise<pg.Client> {
-    const c = new pg.Client({ connectionString: options.databaseUrl, connectionTimeoutMillis: 2_000, keepAlive: true, application_name: 'market-gateway jobs lease' });
+    const c = new pg.Client({
+      connectionString: options.databaseUrl,
+      connectionTimeoutMillis: 2_000,
+      keepAlive: true,
+      application_name: 'market-gateway jobs lease',
+    });
     // An error on an idle connection is reported here; the next attempt notices and demotes.
     c.on('error', (error) => logger.warn({ reason: error.message }, 'jobs lease connection error'));
     await c.connect();

@@ -10,7 +10,14 @@ const port = z.coerce.number().int().min(0).max(65_535);
 const tickerList = z
   .string()
   .optional()
-  .transform((text) => [...new Set((text ?? '').split(',').map((t) => t.trim().toUpperCase()).filter(Boolean))])
+  .transform((text) => [
+    ...new Set(
+      (text ?? '')
+        .split(',')
+        .map((t) => t.trim().toUpperCase())
+        .filter(Boolean),
+    ),
+  ])
   .refine((list) => list.every((t) => /^[A-Z0-9._-]+$/.test(t)), 'a comma-separated list of Kalshi tickers (letters, digits, - . _)');
 
 const EnvSchema = z.object({
@@ -98,7 +105,9 @@ const SourceEnvSchema = z.object(
     LIVE_SOURCES.flatMap((s) => [
       [`${s.toUpperCase()}_BASE_URL`, z.string().url().optional()],
       [`${s.toUpperCase()}_POLL_MS`, z.coerce.number().int().min(50).max(86_400_000).optional()],
-      ...((PREDICTION_SOURCES as readonly string[]).includes(s) ? [[`${s.toUpperCase()}_MAX_MARKETS`, z.coerce.number().int().min(1).max(100_000).optional()]] : []),
+      ...((PREDICTION_SOURCES as readonly string[]).includes(s)
+        ? [[`${s.toUpperCase()}_MAX_MARKETS`, z.coerce.number().int().min(1).max(100_000).optional()]]
+        : []),
     ]),
   ) as Record<string, z.ZodOptional<z.ZodString> | z.ZodOptional<z.ZodNumber>>,
 );

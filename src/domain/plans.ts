@@ -24,9 +24,7 @@ export function assertPlan(account: Account, requirements: PlanRequirements, wha
   for (const [product, tier] of Object.entries(requirements) as [Product, PlanTier][]) {
     if (accountRank(account, product) < TIER_RANK[tier]) {
       const plan = product === 'marketData' ? account.marketDataPlan : account.predictionPlan;
-      throw forbidden(
-        `${what} needs the ${tier.toLowerCase()} ${PLAN_NAMES[product]} plan or higher; this key's ${PLAN_NAMES[product]} plan is ${plan}`,
-      );
+      throw forbidden(`${what} needs the ${tier.toLowerCase()} ${PLAN_NAMES[product]} plan or higher; this key's ${PLAN_NAMES[product]} plan is ${plan}`);
     }
   }
 }

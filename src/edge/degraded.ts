@@ -8,7 +8,8 @@ import { ApiError } from './errors.js';
 
 /** Connection-level failures of pg, better-sqlite3 and sockets; never a bug in our own code. */
 const TRANSIENT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_BUSY', 'SQLITE_LOCKED']);
-const TRANSIENT_MESSAGES = /timeout exceeded when trying to connect|query read timeout|connection terminated|client has encountered a connection error|connection is closed|not queryable|cannot use a pool after calling end/i;
+const TRANSIENT_MESSAGES =
+  /timeout exceeded when trying to connect|query read timeout|connection terminated|client has encountered a connection error|connection is closed|not queryable|cannot use a pool after calling end/i;
 
 export function isDependencyFailure(error: unknown): boolean {
   for (let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {

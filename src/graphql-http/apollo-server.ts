@@ -5,10 +5,7 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import type { DegradedAnswers } from '../edge/degraded.js';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
-import {
-  ApolloServerPluginLandingPageLocalDefault,
-  ApolloServerPluginLandingPageProductionDefault,
-} from '@apollo/server/plugin/landingPage/default';
+import { ApolloServerPluginLandingPageLocalDefault, ApolloServerPluginLandingPageProductionDefault } from '@apollo/server/plugin/landingPage/default';
 import { type DocumentNode, GraphQLError, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Logger } from 'pino';
 import { DomainError } from '../domain/errors.js';
@@ -39,9 +36,15 @@ function edgePlugin(options: GraphQLServerOptions): ApolloServerPlugin<GraphQLCo
   const analyses = new WeakMap<DocumentNode, Map<OperationDefinitionNode, OperationAnalysis>>();
   const analyze = (document: DocumentNode, operation: OperationDefinitionNode) => {
     let perDoc = analyses.get(document);
-    if (!perDoc) analyses.set(document, (perDoc = new Map()));
+    if (!perDoc) {
+      perDoc = new Map();
+      analyses.set(document, perDoc);
+    }
     let found = perDoc.get(operation);
-    if (!found) perDoc.set(operation, (found = analyzeOperation(options.schema, fields, document, operation)));
+    if (!found) {
+      found = analyzeOperation(options.schema, fields, document, operation);
+      perDoc.set(operation, found);
+    }
     return found;
   };
 

@@ -4,16 +4,7 @@
  * LRU cache. Only queries that read data get compiled. Mutations, introspection and texts that do
  * not parse or validate get `undefined` (also cached), and Apollo answers them as before.
  */
-import {
-  type DocumentNode,
-  type GraphQLSchema,
-  Kind,
-  type OperationDefinitionNode,
-  parse,
-  specifiedRules,
-  validate,
-  type ValidationRule,
-} from 'graphql';
+import { type DocumentNode, type GraphQLSchema, Kind, type OperationDefinitionNode, parse, specifiedRules, validate, type ValidationRule } from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
 import { analyzeOperation, collectFieldRequirements, type OperationAnalysis } from '../graphql/plan-requirements.js';
@@ -63,7 +54,7 @@ export function createOperationCompiler(schema: GraphQLSchema, options: Operatio
     }
     if (validate(schema, document, rules).length > 0) return false;
     const operation = selectOperation(document, operationName);
-    if (!operation || operation.operation !== 'query') return false;
+    if (operation?.operation !== 'query') return false;
     const analysis = analyzeOperation(schema, fields, document, operation);
     // Introspection alone has its own rules (no key outside production, off in production).
     if (!analysis.readsData || analysis.readsIntrospection) return false;
@@ -75,7 +66,10 @@ export function createOperationCompiler(schema: GraphQLSchema, options: Operatio
     get(text, operationName) {
       const key = JSON.stringify([operationName ?? null, text]); // unambiguous, whatever the text holds
       let entry = cache.get(key);
-      if (entry === undefined) cache.set(key, (entry = compile(text, operationName)));
+      if (entry === undefined) {
+        entry = compile(text, operationName);
+        cache.set(key, entry);
+      }
       return entry || undefined;
     },
   };

@@ -45,7 +45,7 @@ interface PlainRequest {
 }
 
 const isJson = (contentType: string | undefined) => {
-  const type = contentType?.split(';', 1)[0]!.trim().toLowerCase() ?? '';
+  const type = (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
   return type === 'application/json' || type.endsWith('+json');
 };
 
@@ -115,7 +115,8 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
   });
 
   /** A refusal of the edge as the GraphQL error Apollo would send, or undefined when it is not one (a bug). */
-  const refusalAsApiError = (refusal: unknown): ApiError | undefined => (refusal instanceof ApiError ? refusal : options.degraded.answerFor('graphql', refusal));
+  const refusalAsApiError = (refusal: unknown): ApiError | undefined =>
+    refusal instanceof ApiError ? refusal : options.degraded.answerFor('graphql', refusal);
 
   /** Apollo's context: the operation is admitted by the plugin once Apollo has resolved it. */
   function apolloContext(req: IncomingMessage): GraphQLContext {
@@ -168,7 +169,11 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
     const variables = body.variables ?? {};
     const outcome = await edge.admit({
       key: keyOf(req),
-      route: () => options.compiler.get(body.query, body.operationName ?? undefined) ?? (() => { throw APOLLOS; })(),
+      route: () =>
+        options.compiler.get(body.query, body.operationName ?? undefined) ??
+        (() => {
+          throw APOLLOS;
+        })(),
       access: (op: CompiledOperation) => ({ requirements: op.analysis.requirements, what: 'this operation' }),
       parameters: (op) => {
         // Checked by graphql-js first, so a bad variable gets Apollo's 400 and its exact message.

@@ -4,16 +4,7 @@
  * its operation with the same function, so REST and GraphQL cannot disagree.
  */
 import { getDirective } from '@graphql-tools/utils';
-import {
-  type ASTNode,
-  type DocumentNode,
-  type GraphQLSchema,
-  isObjectType,
-  type OperationDefinitionNode,
-  TypeInfo,
-  visit,
-  visitWithTypeInfo,
-} from 'graphql';
+import { type ASTNode, type DocumentNode, type GraphQLSchema, isObjectType, type OperationDefinitionNode, TypeInfo, visit, visitWithTypeInfo } from 'graphql';
 import type { Product } from '../domain/account.js';
 import { TIER_RANK, type PlanRequirements, type PlanTier } from '../domain/plans.js';
 
@@ -54,9 +45,7 @@ export function analyzeOperation(
   const requirements: PlanRequirements = {};
   let readsData = false;
   let readsIntrospection = false;
-  const fragments = new Map(
-    document.definitions.flatMap((d) => (d.kind === 'FragmentDefinition' ? [[d.name.value, d] as const] : [])),
-  );
+  const fragments = new Map(document.definitions.flatMap((d) => (d.kind === 'FragmentDefinition' ? [[d.name.value, d] as const] : [])));
   const seenFragments = new Set<string>();
 
   // Each fragment is walked once, with its own TypeInfo (its type condition sets the context).

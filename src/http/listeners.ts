@@ -34,7 +34,12 @@ function bindOne(spec: ListenerSpec): Promise<BoundListener> {
   const server = createHttpServer((req, res) => (app ? app(req, res) : void waiting.push([req, res])), spec.variant);
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      const why = error.code === 'EADDRINUSE' ? 'is already in use' : error.code === 'EACCES' ? 'needs privileges this process lacks' : `cannot be bound (${error.code ?? error.message})`;
+      const why =
+        error.code === 'EADDRINUSE'
+          ? 'is already in use'
+          : error.code === 'EACCES'
+            ? 'needs privileges this process lacks'
+            : `cannot be bound (${error.code ?? error.message})`;
       reject(new ListenError(`${spec.setting}: port ${spec.port} on ${spec.host} ${why}`));
     });
     server.listen(spec.port, spec.host, () =>

@@ -58,7 +58,17 @@ export function createVariantApp(options: VariantAppOptions): RequestListener {
     const q = url.indexOf('?');
     options.httpMetrics?.observe(variant, options.httpMetrics.routeOf(q < 0 ? url : url.slice(0, q)), this.statusCode, seconds);
     if (!logger.isLevelEnabled('info')) return;
-    logger.info({ reqId: this.getHeader('X-Request-Id'), variant, method: this.req.method, url: redactUrl(url), status: this.statusCode, ms: Math.round(seconds * 1e5) / 100 }, 'request');
+    logger.info(
+      {
+        reqId: this.getHeader('X-Request-Id'),
+        variant,
+        method: this.req.method,
+        url: redactUrl(url),
+        status: this.statusCode,
+        ms: Math.round(seconds * 1e5) / 100,
+      },
+      'request',
+    );
   }
 
   /** Request id and security headers on every answer; `answered` when it is sent. */
@@ -86,7 +96,6 @@ export function createVariantApp(options: VariantAppOptions): RequestListener {
     const { ok, checks, details } = await options.ready();
     res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not_ready', checks, ...details });
   });
-
 
   // The contract is public; reading it needs no key.
   app.get('/api/v1/openapi.json', (_req, res) => {

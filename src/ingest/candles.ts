@@ -18,14 +18,7 @@ export function alignOpenTime(t: number, interval: Interval): number {
  *   amended from here.
  * Never mutates its input.
  */
-export function applyTrade(
-  candle: Candle | undefined,
-  symbol: string,
-  interval: Interval,
-  t: number,
-  price: number,
-  volume: number,
-): Candle {
+export function applyTrade(candle: Candle | undefined, symbol: string, interval: Interval, t: number, price: number, volume: number): Candle {
   if (!Number.isFinite(t)) throw new RangeError(`applyTrade: bad time ${t}`);
   if (!(Number.isFinite(price) && price > 0)) throw new RangeError(`applyTrade: bad price ${price}`);
   if (!(Number.isFinite(volume) && volume >= 0)) throw new RangeError(`applyTrade: bad volume ${volume}`);

@@ -89,10 +89,7 @@ export function createIngestRunner(options: IngestRunnerOptions) {
       const history = feed.backfill();
       await write(history);
       await prune(options.now());
-      logger.info(
-        { markets: metas.length, candles: history.candles.length, ms: Date.now() - started },
-        'demo feed backfilled',
-      );
+      logger.info({ markets: metas.length, candles: history.candles.length, ms: Date.now() - started }, 'demo feed backfilled');
       ticker.start();
     },
 

@@ -92,7 +92,10 @@ export function createPredictionIngestRunner(options: PredictionIngestOptions) {
     // Only a complete answer says which markets the source no longer lists; a partial one (a rate
     // limit or a failed page mid-way) leaves the markets it did not reach as they were.
     if (!batch.complete) {
-      logger.warn({ source: batch.source, markets: batch.markets.length, reason: batch.problems.examples[0] }, 'source answered in part; markets not reached keep their last data');
+      logger.warn(
+        { source: batch.source, markets: batch.markets.length, reason: batch.problems.examples[0] },
+        'source answered in part; markets not reached keep their last data',
+      );
     }
     await tickAt(options.now(), batch.observations, batch.complete ? { source: batch.source, at: batch.observedAt } : undefined);
   }
@@ -111,23 +114,21 @@ export function createPredictionIngestRunner(options: PredictionIngestOptions) {
 
   return {
     /** Declares the markets and replays the feed's history through the detector. */
-    start: () => serial(async () => {
-      if (!started) await loadBaselines();
-      if (!feed) return;
-      const startedAt = Date.now();
-      const metas = feed.markets();
-      await repo.upsertMarkets(metas);
-      readModel.applyMarkets(metas);
-      // After a restart only what is newer than the stored data counts: the past is not rewritten.
-      const history = feed.backfill().filter((o) => o.observedAt > (readModel.get(o.marketId)?.updatedAt ?? -Infinity));
-      const alerts = await ingest(history);
-      await prune(options.now());
-      logger.info(
-        { markets: metas.length, observations: history.length, alerts: alerts.length, ms: Date.now() - startedAt },
-        'prediction feed backfilled',
-      );
-      ticker.start();
-    }),
+    start: () =>
+      serial(async () => {
+        if (!started) await loadBaselines();
+        if (!feed) return;
+        const startedAt = Date.now();
+        const metas = feed.markets();
+        await repo.upsertMarkets(metas);
+        readModel.applyMarkets(metas);
+        // After a restart only what is newer than the stored data counts: the past is not rewritten.
+        const history = feed.backfill().filter((o) => o.observedAt > (readModel.get(o.marketId)?.updatedAt ?? -Infinity));
+        const alerts = await ingest(history);
+        await prune(options.now());
+        logger.info({ markets: metas.length, observations: history.length, alerts: alerts.length, ms: Date.now() - startedAt }, 'prediction feed backfilled');
+        ticker.start();
+      }),
     accept: (batch: PredictionBatch) => serial(() => acceptLive(batch)),
     async stop() {
       await ticker.stop();

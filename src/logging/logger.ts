@@ -5,14 +5,17 @@ import { type DestinationStream, pino, type Logger } from 'pino';
 const KEY_IN_TEXT = /mgw_[A-Za-z0-9]{20,}/g;
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {
-  return pino({
-    level,
-    base: { service: 'market-gateway' },
-    redact: {
-      paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'apikey', 'key'],
-      censor: '[redacted]',
+  return pino(
+    {
+      level,
+      base: { service: 'market-gateway' },
+      redact: {
+        paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'apikey', 'key'],
+        censor: '[redacted]',
+      },
     },
-  }, destination);
+    destination,
+  );
 }
 
 /** `/api/v1/markets?apikey=mgw_secret&x=1` -> `/api/v1/markets?apikey=[redacted]&x=1` */

@@ -52,7 +52,11 @@ export function createHttpMetrics(registry: Registry, apiPaths: readonly string[
       let cumulative = 0;
       const buckets = t.buckets.map((n, i) => {
         cumulative += n;
-        return { metricName: 'mgw_http_request_duration_seconds_bucket', labels: { le: i < BOUNDS.length ? BOUNDS[i]! : '+Inf', ...t.labels }, value: cumulative };
+        return {
+          metricName: 'mgw_http_request_duration_seconds_bucket',
+          labels: { le: i < BOUNDS.length ? BOUNDS[i]! : '+Inf', ...t.labels },
+          value: cumulative,
+        };
       });
       return [
         ...buckets,
@@ -72,7 +76,10 @@ export function createHttpMetrics(registry: Registry, apiPaths: readonly string[
     observe(variant, route, status, seconds) {
       const key = `${variant}|${route}`;
       let timing = timings.get(key);
-      if (!timing) timings.set(key, (timing = { labels: { variant, route }, buckets: new Array<number>(BOUNDS.length + 1).fill(0), sum: 0, count: 0 }));
+      if (!timing) {
+        timing = { labels: { variant, route }, buckets: new Array<number>(BOUNDS.length + 1).fill(0), sum: 0, count: 0 };
+        timings.set(key, timing);
+      }
       let bucket = 0;
       while (bucket < BOUNDS.length && seconds > BOUNDS[bucket]!) bucket++;
       timing.buckets[bucket]!++;
@@ -80,7 +87,10 @@ export function createHttpMetrics(registry: Registry, apiPaths: readonly string[
       timing.count++;
       const answerKey = `${key}|${status}`;
       let answer = answers.get(answerKey);
-      if (!answer) answers.set(answerKey, (answer = { labels: { variant, route, status: String(status) }, count: 0 }));
+      if (!answer) {
+        answer = { labels: { variant, route, status: String(status) }, count: 0 };
+        answers.set(answerKey, answer);
+      }
       answer.count++;
     },
   };

@@ -19,10 +19,7 @@ export interface Movement {
 }
 
 /** One observation against one baseline: the baseline after it, and the movement if there was one. */
-export function detectMovement(
-  baseline: Baseline | undefined,
-  observation: ProbabilityObservation,
-): { baseline: Baseline; movement?: Movement } {
+export function detectMovement(baseline: Baseline | undefined, observation: ProbabilityObservation): { baseline: Baseline; movement?: Movement } {
   const pct = percentOf(observation.prob);
   const next: Baseline = { marketId: observation.marketId, pct, observedAt: observation.observedAt };
   if (!baseline) return { baseline: next };

@@ -28,4 +28,3 @@ export function deltaPoints(oldPct: number, newPct: number): number {
 
 /** A move in points, unrounded, to one decimal like deltaPoints (halves away from zero), in one step. */
 export const roundPoints = (points: number): number => roundTo(points, 1);
-

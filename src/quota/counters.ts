@@ -3,15 +3,9 @@
  * SQLite file (a restart keeps it). PostgreSQL mode without Redis: the day in PostgreSQL.
  * The counting itself is rate-limiter-flexible's; a counter is one limiter per limit value.
  */
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import type pg from 'pg';
-import {
-  RateLimiterMemory,
-  RateLimiterPostgres,
-  RateLimiterRes,
-  RateLimiterSQLite,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 export interface CountResult {
   allowed: boolean;
@@ -67,10 +61,7 @@ export async function sqliteCounter(db: BetterSqlite3.Database, prefix: string, 
 export async function postgresCounter(pool: pg.Pool, prefix: string, limit: number): Promise<WindowCounter> {
   const limiter = await ready(
     (cb) =>
-      new RateLimiterPostgres(
-        { storeClient: pool, tableName: TABLE, keyPrefix: prefix, points: limit, duration: 86_400, clearExpiredByTimeout: true },
-        cb,
-      ),
+      new RateLimiterPostgres({ storeClient: pool, tableName: TABLE, keyPrefix: prefix, points: limit, duration: 86_400, clearExpiredByTimeout: true }, cb),
   );
   return wrap(limiter);
 }

@@ -153,7 +153,8 @@ export function createRedisQuota(options: RedisQuotaOptions): RedisQuota {
       }
       if (limits.perDay !== null) record(account.id, product, day.index);
       const states: WindowState[] = [];
-      if (limits.perMinute !== null) states.push({ window: 'minute', limit: limits.perMinute, remaining: Math.max(0, limits.perMinute - minuteCount), endsAt: minute.endsAt });
+      if (limits.perMinute !== null)
+        states.push({ window: 'minute', limit: limits.perMinute, remaining: Math.max(0, limits.perMinute - minuteCount), endsAt: minute.endsAt });
       if (limits.perDay !== null) states.push({ window: 'day', limit: limits.perDay, remaining: Math.max(0, limits.perDay - dayCount), endsAt: day.endsAt });
       return { allowed: true, headers: bindingHeaders(states) };
     },

@@ -22,7 +22,6 @@ import { parseParams } from './params.js';
 import { parseRawQuery } from './query.js';
 import { cacheKeyOf, createResponseCache, matchesEtag } from './response-cache.js';
 import type { RouteDefinition } from './route-table.js';
-import type { Variant } from '../domain/variant.js';
 
 interface PreparedRoute {
   route: RouteDefinition;
@@ -51,9 +50,10 @@ function prepare(schema: GraphQLSchema, routes: readonly RouteDefinition[]): Map
     const errors = validate(schema, route.operation);
     if (errors.length > 0) throw new Error(`operation of GET ${route.path} is invalid: ${errors.map((e) => e.message).join('; ')}`);
     const operation = route.operation.definitions.find((d) => d.kind === 'OperationDefinition');
-    if (!operation || operation.kind !== 'OperationDefinition') throw new Error(`GET ${route.path} has no operation`);
+    if (operation?.kind !== 'OperationDefinition') throw new Error(`GET ${route.path} has no operation`);
     const compiled = compileQuery(schema, route.operation);
-    if (!isCompiledQuery(compiled)) throw new Error(`operation of GET ${route.path} does not compile: ${JSON.stringify((compiled as { errors?: unknown }).errors)}`);
+    if (!isCompiledQuery(compiled))
+      throw new Error(`operation of GET ${route.path} does not compile: ${JSON.stringify((compiled as { errors?: unknown }).errors)}`);
     prepared.set(route.path, { route, compiled, requirements: analyzeOperation(schema, fields, route.operation, operation).requirements });
   }
   return prepared;
@@ -66,7 +66,7 @@ export function createFacadeHandler(options: FacadeOptions) {
   const cache = createResponseCache();
 
   /** Executes a route's operation in-process; a failed one becomes the ApiError to answer. */
-  async function run(prepared: PreparedRoute, params: Record<string, unknown>, principal: GraphQLContext['principal']): Promise<any> {
+  async function run(prepared: PreparedRoute, params: Record<string, unknown>, principal: GraphQLContext['principal']): Promise<unknown> {
     const contextValue: GraphQLContext = {
       principal,
       services: options.services,

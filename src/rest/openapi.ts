@@ -99,7 +99,7 @@ function clean(value: unknown): unknown {
 /** `/markets` -> getMarkets, `/price-alerts/{id}` -> getPriceAlertsId. */
 export function operationIdOf(path: string): string {
   const words = path.split(/[^A-Za-z0-9]+/).filter(Boolean);
-  return 'get' + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+  return `get${words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}`;
 }
 
 function parameterOf(param: ParamSpec): Json {
@@ -138,7 +138,9 @@ function operationsOf(route: RouteDefinition, plan: string | undefined): Json {
       headers: { ...rateHeaderRefs(), ...cacheHeaders },
       content: { 'application/json': { schema: jsonSchemaOf(route.responseSchema, 'output') } },
     },
-    ...(route.cache ? { 304: { description: 'Not modified: the answer is the one whose ETag was sent in If-None-Match.', headers: { ...rateHeaderRefs(), ...cacheHeaders } } } : {}),
+    ...(route.cache
+      ? { 304: { description: 'Not modified: the answer is the one whose ETag was sent in If-None-Match.', headers: { ...rateHeaderRefs(), ...cacheHeaders } } }
+      : {}),
     ...Object.fromEntries(errors),
   };
   const parameters = [...route.params.map(parameterOf), ...(route.cache ? [ref('parameters', 'IfNoneMatch')] : [])];
@@ -237,9 +239,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): object {
 
   const securitySchemes: Json = {
     bearerAuth: { type: 'http', scheme: 'bearer', description: 'The API key as `Authorization: Bearer <key>`.' },
-    ...(variant === 'B'
-      ? { apiKey: { type: 'apiKey', in: 'query', name: 'apikey', description: 'Alternative: the API key as `?apikey=<key>`.' } }
-      : {}),
+    ...(variant === 'B' ? { apiKey: { type: 'apiKey', in: 'query', name: 'apikey', description: 'Alternative: the API key as `?apikey=<key>`.' } } : {}),
   };
 
   return {

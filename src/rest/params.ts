@@ -41,11 +41,7 @@ const INTEGER = /^[+-]?\d+$/;
  * An integer within bounds. With `clampAbove`, a value above `max` is taken as `max` instead of
  * refused (variant B's alerts `limit`, D6), so the documented schema has no maximum.
  */
-export function intParam(
-  name: string,
-  bounds: { min: number; max?: number; default: number; clampAbove?: boolean },
-  description: string,
-): ParamSpec {
+export function intParam(name: string, bounds: { min: number; max?: number; default: number; clampAbove?: boolean }, description: string): ParamSpec {
   const { min, max, clampAbove = false } = bounds;
   let schema = z.number().int().min(min);
   if (max !== undefined && !clampAbove) schema = schema.max(max);
@@ -72,9 +68,7 @@ export function stringParam(name: string, options: { required: boolean; descript
     required: options.required,
     schema: options.required ? schema : schema.optional(),
     coerce: (raw) => raw,
-    message: options.required
-      ? `${name} is required: ${options.description}`
-      : `${name} must be a non-empty string of at most ${options.maxLength} characters`,
+    message: options.required ? `${name} is required: ${options.description}` : `${name} must be a non-empty string of at most ${options.maxLength} characters`,
     messageFor: (raw) =>
       raw.trim().length > options.maxLength ? `${name} is too long: at most ${options.maxLength} characters, got ${raw.trim().length}` : undefined,
     ...(options.example ? { example: options.example } : {}),

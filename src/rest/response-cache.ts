@@ -61,7 +61,11 @@ export function createResponseCache() {
 
 /** Parameters in a stable order, so `?a=1&b=2` and `?b=2&a=1` share an entry. */
 export const cacheKeyOf = (path: string, params: Record<string, unknown>, version: string): string =>
-  `${path}|${JSON.stringify(Object.keys(params).sort().map((k) => [k, params[k]]))}|${version}`;
+  `${path}|${JSON.stringify(
+    Object.keys(params)
+      .sort()
+      .map((k) => [k, params[k]]),
+  )}|${version}`;
 
 /** If-None-Match holds the body's ETag (or `*`). */
 export function matchesEtag(header: string | undefined, etag: string): boolean {

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { RouteCachePolicy } from './response-cache.js';
 import type { ParamSpec } from './params.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: a table holds routes of different operations; defineRoute types each one.
 export interface RouteDefinition<TData = any, TVariables = any> {
   /** Path under /api/v1, e.g. `/markets`. */
   path: string;
@@ -16,8 +17,10 @@ export interface RouteDefinition<TData = any, TVariables = any> {
   params: readonly ParamSpec[];
   operation: TypedDocumentNode<TData, TVariables>;
   /** Validated parameters -> operation variables. */
+  // biome-ignore lint/suspicious/noExplicitAny: the parameters were validated by the route's own specs, typed per route.
   variables(params: Record<string, any>): TVariables;
   /** Operation result -> the 200 body in the variant's envelope. */
+  // biome-ignore lint/suspicious/noExplicitAny: as for variables.
   reshape(data: TData, params: Record<string, any>): unknown;
   /** The 200 body, for OpenAPI. */
   responseSchema: z.ZodType;

@@ -57,7 +57,15 @@ async function insertKey(db: Kysely<Database>, accountId: string, input: NewKey)
   const key: ApiKeyRecord = { id: newId('key'), accountId, displayPrefix: input.displayPrefix, name: input.name, createdAt: input.now, revokedAt: null };
   await db
     .insertInto('api_keys')
-    .values({ id: key.id, account_id: accountId, display_prefix: key.displayPrefix, key_hash: input.keyHash, name: key.name, created_at: key.createdAt, revoked_at: null })
+    .values({
+      id: key.id,
+      account_id: accountId,
+      display_prefix: key.displayPrefix,
+      key_hash: input.keyHash,
+      name: key.name,
+      created_at: key.createdAt,
+      revoked_at: null,
+    })
     .execute();
   return key;
 }
@@ -65,7 +73,9 @@ async function insertKey(db: Kysely<Database>, accountId: string, input: NewKey)
 export function createAccountRepository(db: Kysely<Database>) {
   return {
     /** One account per key created by the CLI: quotas are per account (D2). */
-    async createAccountWithKey(input: NewKey & { marketDataPlan: MarketDataPlan; predictionPlan: PredictionPlan }): Promise<{ account: Account; key: ApiKeyRecord }> {
+    async createAccountWithKey(
+      input: NewKey & { marketDataPlan: MarketDataPlan; predictionPlan: PredictionPlan },
+    ): Promise<{ account: Account; key: ApiKeyRecord }> {
       const account: Account = {
         id: newId('acct'),
         name: input.name,
@@ -154,11 +164,7 @@ export function createAccountRepository(db: Kysely<Database>) {
 
     /** Hashes of keys revoked after `since` (exclusive): how running servers learn of revocations. */
     async revokedSince(since: number): Promise<{ keyHash: string; revokedAt: number }[]> {
-      const rows = await db
-        .selectFrom('api_keys')
-        .select(['key_hash', 'revoked_at'])
-        .where('revoked_at', '>', since)
-        .execute();
+      const rows = await db.selectFrom('api_keys').select(['key_hash', 'revoked_at']).where('revoked_at', '>', since).execute();
       return rows.map((r) => ({ keyHash: r.key_hash, revokedAt: r.revoked_at ?? since }));
     },
   };

@@ -4,7 +4,6 @@ import type { Candle, Interval, MarketMeta, MarketType, Quote } from '../domain/
 import { chunks } from './batches.js';
 import type { CandlesTable, Database } from './tables.js';
 
-
 function toCandle(r: CandlesTable): Candle {
   return {
     symbol: r.symbol,

@@ -9,9 +9,7 @@ export type Engine = 'sqlite' | 'postgres';
 
 /** The one place the engines differ: an auto-incrementing integer key. */
 function serialColumn(engine: Engine): [string, (c: ColumnDefinitionBuilder) => ColumnDefinitionBuilder] {
-  return engine === 'sqlite'
-    ? ['integer', (c) => c.primaryKey().autoIncrement()]
-    : ['bigserial', (c) => c.primaryKey()];
+  return engine === 'sqlite' ? ['integer', (c) => c.primaryKey().autoIncrement()] : ['bigserial', (c) => c.primaryKey()];
 }
 
 const initial = (engine: Engine): Migration => ({
@@ -79,11 +77,7 @@ const initial = (engine: Engine): Migration => ({
       .addColumn('expires_at', 'bigint')
       .addColumn('triggered_at', 'bigint')
       .execute();
-    await db.schema
-      .createIndex('price_alerts_account')
-      .on('price_alerts')
-      .columns(['account_id', 'created_at', 'seq'])
-      .execute();
+    await db.schema.createIndex('price_alerts_account').on('price_alerts').columns(['account_id', 'created_at', 'seq']).execute();
     await db.schema.createIndex('price_alerts_status').on('price_alerts').column('status').execute();
   },
 });

@@ -1,13 +1,6 @@
 /** Prediction markets (variant B): metadata, latest observation, hourly history, movement alerts, briefs. */
 import type { Kysely } from 'kysely';
-import type {
-  MorningBrief,
-  MovementAlert,
-  MovementBaseline,
-  PredictionMarket,
-  PredictionMarketMeta,
-  ProbabilityObservation,
-} from '../domain/prediction.js';
+import type { MorningBrief, MovementAlert, MovementBaseline, PredictionMarket, PredictionMarketMeta, ProbabilityObservation } from '../domain/prediction.js';
 import { chunks } from './batches.js';
 import type { Database, MovementAlertsTable, PredictionMarketsTable } from './tables.js';
 
@@ -170,10 +163,7 @@ export function createPredictionRepository(db: Kysely<Database>) {
     async *historyPagesSince(since: number, pageSize = 10_000): AsyncGenerator<HistoryPoint[]> {
       let after: { marketId: string; hourStart: number } | undefined;
       for (;;) {
-        let query = db
-          .selectFrom('prediction_history')
-          .select(['market_id', 'hour_start', 'prob', 'observed_at'])
-          .where('hour_start', '>=', since);
+        let query = db.selectFrom('prediction_history').select(['market_id', 'hour_start', 'prob', 'observed_at']).where('hour_start', '>=', since);
         if (after) {
           const { marketId, hourStart } = after;
           query = query.where((eb) => eb.or([eb('market_id', '>', marketId), eb.and([eb('market_id', '=', marketId), eb('hour_start', '>', hourStart)])]));
@@ -249,13 +239,7 @@ export function createPredictionRepository(db: Kysely<Database>) {
 
     /** Newest detected first; ties by insertion order, newest first (D8). */
     async latestAlerts(limit: number): Promise<MovementAlert[]> {
-      const rows = await db
-        .selectFrom('movement_alerts')
-        .selectAll()
-        .orderBy('detected_at', 'desc')
-        .orderBy('seq', 'desc')
-        .limit(limit)
-        .execute();
+      const rows = await db.selectFrom('movement_alerts').selectAll().orderBy('detected_at', 'desc').orderBy('seq', 'desc').limit(limit).execute();
       return rows.map(toAlert);
     },
 

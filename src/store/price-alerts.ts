@@ -29,18 +29,7 @@ function toAlert(row: Omit<PriceAlertsTable, 'seq'>): PriceAlert {
   };
 }
 
-const COLUMNS = [
-  'id',
-  'account_id',
-  'symbol',
-  'kind',
-  'threshold',
-  'signal',
-  'status',
-  'created_at',
-  'expires_at',
-  'triggered_at',
-] as const;
+const COLUMNS = ['id', 'account_id', 'symbol', 'kind', 'threshold', 'signal', 'status', 'created_at', 'expires_at', 'triggered_at'] as const;
 
 export function createPriceAlertRepository(db: Kysely<Database>) {
   return {

@@ -45,7 +45,10 @@ const CIRCUIT_NAMES: Record<CircuitState, CircuitName> = {
 /** A failure that says the upstream is unwell. A 4xx is about our request, a rate limit is a hold, a schema change is ours to fix. */
 const countsAgainstUpstream = (error: unknown): boolean =>
   error instanceof UpstreamError &&
-  (error.failure === 'timeout' || error.failure === 'network' || error.failure === 'parse' || (error.failure === 'http' && (error.details.status ?? 500) >= 500));
+  (error.failure === 'timeout' ||
+    error.failure === 'network' ||
+    error.failure === 'parse' ||
+    (error.failure === 'http' && (error.details.status ?? 500) >= 500));
 
 export function createUpstreamGate(options: UpstreamGateOptions): UpstreamGate {
   const { source } = options;

@@ -81,7 +81,15 @@ export interface FeedReport {
 
 export function feedReport(feed: PollerStats): FeedReport {
   const state: FeedState =
-    feed.circuit !== 'closed' ? 'circuit_open' : feed.notBefore !== null ? 'rate_limited' : feed.lastOutcome === null ? 'pending' : feed.lastOutcome === 'failed' ? 'failing' : 'ok';
+    feed.circuit !== 'closed'
+      ? 'circuit_open'
+      : feed.notBefore !== null
+        ? 'rate_limited'
+        : feed.lastOutcome === null
+          ? 'pending'
+          : feed.lastOutcome === 'failed'
+            ? 'failing'
+            : 'ok';
   return {
     state,
     lastSuccessAt: feed.lastSuccessAt === null ? null : new Date(feed.lastSuccessAt).toISOString(),

@@ -147,7 +147,8 @@ export function createPoller(options: PollerOptions): Poller {
       // An open circuit is expected quiet: the gate's one line when it opened is enough.
       // Said as it is: with no good poll since start, there is no "last good data" of ours to serve.
       const serving = stats.lastSuccessAt === null ? 'no good poll of it since start' : 'serving the data of its last good poll';
-      if (kind !== 'circuit_open') log.warn({ failure: kind, err: error instanceof UpstreamError ? undefined : error, reason: stats.lastError }, `upstream poll failed; ${serving}`);
+      if (kind !== 'circuit_open')
+        log.warn({ failure: kind, err: error instanceof UpstreamError ? undefined : error, reason: stats.lastError }, `upstream poll failed; ${serving}`);
     }
   }
 

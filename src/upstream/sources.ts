@@ -20,7 +20,10 @@ export interface FeedSelection {
 
 /** `demo` (the default), `live` (every real source), or a comma list of source names, `demo` allowed among them. */
 export function parseFeeds(value: string): FeedSelection | { error: string } {
-  const names = value.split(',').map((f) => f.trim().toLowerCase()).filter(Boolean);
+  const names = value
+    .split(',')
+    .map((f) => f.trim().toLowerCase())
+    .filter(Boolean);
   if (names.length === 0) return { demo: true, live: [] };
   const unknown = names.filter((n) => n !== 'demo' && n !== 'live' && !(LIVE_SOURCES as readonly string[]).includes(n));
   if (unknown.length > 0) {

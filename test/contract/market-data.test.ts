@@ -26,7 +26,6 @@ afterAll(() => t?.close());
 /** A fresh key per test that counts quota, so tests do not share windows. */
 const freshKey = async (plan: 'free' | 'pro' | 'enterprise' = 'pro') => (await t.createKey(plan)).key;
 
-
 /** A request that passes the parameter rules of each route. */
 const validQuery: Record<string, string> = {
   '/markets': '',
@@ -38,7 +37,7 @@ describe.each(marketDataRoutes.map((r) => [r.path]))('GET /api/v1%s', (path) => 
   const url = `/api/v1${path}${validQuery[path]}`;
 
   it('401 without a key, with an unknown key, a malformed header, or ?apikey= (variant A ignores it)', async () => {
-    for (const headers of [{}, bearer('mgw_' + 'x'.repeat(40)), { Authorization: 'Basic abc' }, { Authorization: `Bearer ${pro} extra` }]) {
+    for (const headers of [{}, bearer(`mgw_${'x'.repeat(40)}`), { Authorization: 'Basic abc' }, { Authorization: `Bearer ${pro} extra` }]) {
       const res = await t.a.get(url).set(headers);
       expect(res.status).toBe(401);
       expectErrorEnvelope(res.body, 401, 'unauthorized');
@@ -345,7 +344,7 @@ describe('market status (D7)', () => {
 });
 
 describe('caching (ETag, 304, Cache-Control)', () => {
-  it('shared data carries an ETag and answers If-None-Match with 304; an account\'s own alerts are never cached', async () => {
+  it("shared data carries an ETag and answers If-None-Match with 304; an account's own alerts are never cached", async () => {
     const markets = await t.a.get('/api/v1/markets?type=crypto').set(bearer(enterprise));
     expect(markets.headers.etag).toMatch(/^"[\w-]+"$/);
     expect(markets.headers['cache-control']).toBe('private, max-age=2');

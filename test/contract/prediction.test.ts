@@ -45,7 +45,7 @@ describe.each(predictionRoutes.map((r) => [r.path]))('GET /api/v1%s', (path) => 
   const url = `/api/v1${path}`;
 
   it('401 without a key, with an unknown key or a malformed header, in the ok envelope', async () => {
-    for (const headers of [{}, bearer('mgw_' + 'x'.repeat(40)), { Authorization: 'Basic abc' }]) {
+    for (const headers of [{}, bearer(`mgw_${'x'.repeat(40)}`), { Authorization: 'Basic abc' }]) {
       const res = await t.b.get(url).set(headers);
       expect(res.status).toBe(401);
       expectB(res.body, 401, 'unauthorized');
@@ -58,7 +58,7 @@ describe.each(predictionRoutes.map((r) => [r.path]))('GET /api/v1%s', (path) => 
     const viaQuery = await t.b.get(`${url}?apikey=${pro}`);
     expect(viaQuery.status).toBe(200);
     expect(viaQuery.body.ok).toBe(true);
-    expect((await t.b.get(`${url}?apikey=${pro}`).set(bearer('mgw_' + 'z'.repeat(40)))).status).toBe(401);
+    expect((await t.b.get(`${url}?apikey=${pro}`).set(bearer(`mgw_${'z'.repeat(40)}`))).status).toBe(401);
     expect((await t.b.get(`${url}?apikey=mgw_${'z'.repeat(40)}`).set(bearer(pro))).status).toBe(200);
   });
 
@@ -155,7 +155,10 @@ describe('GET /api/v1/markets', () => {
       expect(m.source).toBe('demo');
     }
     // The 50 are the most active of every tracked market.
-    const tracked = t.service.predictions.all().map((m) => Math.round(m.volume24h)).sort((a, b) => b - a);
+    const tracked = t.service.predictions
+      .all()
+      .map((m) => Math.round(m.volume24h))
+      .sort((a, b) => b - a);
     expect(tracked.length).toBeGreaterThanOrEqual(80);
     expect(markets[49].volume_24h).toBeGreaterThanOrEqual(tracked[50]!);
     // A scored list: the demo data is varied enough to show more than one signal.
@@ -248,8 +251,7 @@ describe('GET /api/v1/brief', () => {
 });
 
 describe('REST and GraphQL give the same answer', () => {
-  const graphql = (query: string, key = pro) =>
-    t.b.post('/graphql').set(bearer(key)).set('Content-Type', 'application/json').send({ query });
+  const graphql = (query: string, key = pro) => t.b.post('/graphql').set(bearer(key)).set('Content-Type', 'application/json').send({ query });
 
   it('markets, alerts and brief', async () => {
     const [rest, gql] = await Promise.all([

@@ -41,9 +41,7 @@ beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgw-cli-'));
   // Markets exist only once the server has ingested; seed one so alerts have a known symbol.
   const store = createStore(await openStore({ dataDir }));
-  await store.markets.upsertMarkets([
-    { symbol: 'BTC/USD', name: 'Bitcoin', type: 'crypto', source: 'demo', staleAfterMs: 60_000, halted: false },
-  ]);
+  await store.markets.upsertMarkets([{ symbol: 'BTC/USD', name: 'Bitcoin', type: 'crypto', source: 'demo', staleAfterMs: 60_000, halted: false }]);
   await store.connection.close();
 
   const [pro, free] = await Promise.all([
@@ -121,8 +119,7 @@ describe('alerts create', () => {
   it('creates an alert for a pro key on a known symbol (case-insensitive)', async () => {
     const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
     const [above, signal] = await Promise.all([
-      cli('alerts', 'create', '--key-id', proKey.id, '--symbol', 'btc/usd', '--above', '100000', '--expires-at', expiresAt,
-        '--json'),
+      cli('alerts', 'create', '--key-id', proKey.id, '--symbol', 'btc/usd', '--above', '100000', '--expires-at', expiresAt, '--json'),
       cli('alerts', 'create', '--key-id', proKey.id, '--symbol', 'BTC/USD', '--signal', 'rsi_overbought'),
     ]);
     expect(above.code).toBe(0);
@@ -174,10 +171,7 @@ describe('alerts create', () => {
 
 describe('keys revoke', () => {
   it('revokes a key, shows it in the listing, and refuses it for alerts; unknown ids fail', async () => {
-    const [revoked, unknown] = await Promise.all([
-      cli('keys', 'revoke', freeKey.id),
-      cli('keys', 'revoke', 'key_doesnotexist'),
-    ]);
+    const [revoked, unknown] = await Promise.all([cli('keys', 'revoke', freeKey.id), cli('keys', 'revoke', 'key_doesnotexist')]);
     expect(revoked.code).toBe(0);
     expect(revoked.stdout).toMatch(/within 2 s/);
     expectUserError(unknown, /no key with id key_doesnotexist/);
@@ -205,7 +199,13 @@ describe('keys rotation', () => {
     ]);
     expect(added.code).toBe(0);
     // The account's plans, not the defaults: plans belong to the account.
-    expect(JSON.parse(added.stdout)).toMatchObject({ account_id: proKey.account_id, plan: 'pro', prediction_plan: 'pro', name: 'ci', key: expect.stringMatching(KEY_PATTERN) });
+    expect(JSON.parse(added.stdout)).toMatchObject({
+      account_id: proKey.account_id,
+      plan: 'pro',
+      prediction_plan: 'pro',
+      name: 'ci',
+      key: expect.stringMatching(KEY_PATTERN),
+    });
     expectUserError(withPlan, /--account.*cannot be used with.*--plan/);
     expectUserError(noAccount, /no account with id acct_doesnotexist/);
 
@@ -255,7 +255,7 @@ describe('alerts list and cancel', () => {
     expect(ids(byAccount)).toContain(mine!.id);
     expect(ids(byAccount)).not.toContain(theirs!.id);
     expect(ids(triggered)).toEqual([]);
-    expect(human.stdout).toMatch(new RegExp(`^ID +STATUS +SYMBOL +CONDITION +ACCOUNT`));
+    expect(human.stdout).toMatch(/^ID +STATUS +SYMBOL +CONDITION +ACCOUNT/);
     expect(human.stdout).toMatch(new RegExp(`${theirs!.id} +active +BTC/USD +price_above 1000000000 +${other.account_id}`));
     expectUserError(badStatus, /--status.*'cancelled'.*active, triggered, expired/);
     expectUserError(bothFilters, /--key-id.*cannot be used with.*--account/);

@@ -47,7 +47,7 @@ async function createKeysUntilKilled(env: Record<string, string>, count: number,
         child.once('exit', () => {
           try {
             printed.push((JSON.parse(out) as { key: string }).key); // acknowledged: the whole answer was printed
-            if (printed.length === killAfter) children.forEach((c) => c.kill('SIGKILL'));
+            if (printed.length === killAfter) for (const c of children) c.kill('SIGKILL');
           } catch {
             /* killed before it answered */
           }
@@ -60,69 +60,94 @@ async function createKeysUntilKilled(env: Record<string, string>, count: number,
 }
 
 const gql = (base: string, key: string, query: string, variables?: object) =>
-  fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ query, variables }) });
+  fetch(`${base}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({ query, variables }),
+  });
 
 describe.each(ENGINES)('kill -9 on $name', (engine) => {
   const run = engine.name === 'PostgreSQL' && !pg ? it.skip : it;
 
-  run('every acknowledged write survives, and the day quota count too', async () => {
-    const { env: base, drop } = await engine.env();
-    // Ingest writes continuously; the free plan's day window is small and its minute lifted, so the
-    // day's remaining count shows in the headers.
-    const env: Record<string, string> = { ...base, DEMO_TICK_MS: '50', PLAN_LIMITS: JSON.stringify({ marketData: { free: { perMinute: null, perDay: DAY_LIMIT } } }) };
-    try {
-      // Keys: CLI processes killed mid-write; every key one of them printed must work.
-      const cliKeys = await createKeysUntilKilled(env, 8, 3);
-      const service = await spawnService(env);
-      const free = (JSON.parse((await runCli(['keys', 'create', '--plan', 'free', '--json'], env)).stdout) as { key: string }).key;
-      const pro = (JSON.parse((await runCli(['keys', 'create', '--plan', 'pro', '--prediction-plan', 'pro', '--json'], env)).stdout) as { key: string; account_id: string });
-
-      // The day quota: 7 admitted requests.
-      for (let i = 0; i < 7; i++) expect((await fetch(`${service.a}/api/v1/markets?limit=1`, { headers: { authorization: `Bearer ${free}` } })).status).toBe(200);
-      // Movement alerts a client was shown (ingest keeps writing meanwhile).
-      const shownAnswer = (await (await gql(service.b, pro.key, '{ movementAlerts(limit: 100) { items { id } } }')).json()) as { data: { movementAlerts: { items: { id: string }[] } } };
-      const shown = shownAnswer.data.movementAlerts.items.map((a) => a.id);
-      expect(shown.length).toBeGreaterThan(0);
-
-      // Alerts: a burst of creations, killed once 20 are acknowledged (the rest are in flight).
-      const acknowledged: string[] = [];
-      let killed: Promise<number | null> | undefined;
-      const creations = Array.from({ length: 300 }, (_, i) =>
-        gql(service.a, pro.key, 'mutation($in: CreatePriceAlertInput!) { createPriceAlert(input: $in) { id } }', { in: { symbol: 'BTC/USD', kind: 'PRICE_ABOVE', threshold: 1e9 + i } })
-          .then(async (res) => {
-            const body = (await res.json()) as { data?: { createPriceAlert?: { id: string } } };
-            if (res.status === 200 && body.data?.createPriceAlert) acknowledged.push(body.data.createPriceAlert.id);
-            if (acknowledged.length === 20) killed ??= service.stop('SIGKILL');
-          })
-          .catch(() => undefined), // the connection died with the process: not acknowledged
-      );
-      await Promise.all(creations);
-      expect(await killed).toBeNull(); // killed by the signal, not exited
-      expect(acknowledged.length).toBeLessThan(300); // some were cut off mid-write
-
-      // What the disk holds, read directly, then through the restarted service.
-      const store = createStore(await openStore({ dataDir: env.DATA_DIR!, databaseUrl: env.DATABASE_URL }));
+  run(
+    'every acknowledged write survives, and the day quota count too',
+    async () => {
+      const { env: base, drop } = await engine.env();
+      // Ingest writes continuously; the free plan's day window is small and its minute lifted, so the
+      // day's remaining count shows in the headers.
+      const env: Record<string, string> = {
+        ...base,
+        DEMO_TICK_MS: '50',
+        PLAN_LIMITS: JSON.stringify({ marketData: { free: { perMinute: null, perDay: DAY_LIMIT } } }),
+      };
       try {
-        for (const key of cliKeys) expect(await store.accounts.findKeyByHash(hashApiKey(key))).toBeDefined();
-        const alertIds = new Set((await store.priceAlerts.list({ accountId: pro.account_id })).map((a) => a.id));
-        for (const id of acknowledged) expect(alertIds).toContain(id);
-        const movementIds = new Set((await store.prediction.latestAlerts(100_000)).map((a) => a.id));
-        for (const id of shown) expect(movementIds).toContain(id);
+        // Keys: CLI processes killed mid-write; every key one of them printed must work.
+        const cliKeys = await createKeysUntilKilled(env, 8, 3);
+        const service = await spawnService(env);
+        const free = (JSON.parse((await runCli(['keys', 'create', '--plan', 'free', '--json'], env)).stdout) as { key: string }).key;
+        const pro = JSON.parse((await runCli(['keys', 'create', '--plan', 'pro', '--prediction-plan', 'pro', '--json'], env)).stdout) as {
+          key: string;
+          account_id: string;
+        };
+
+        // The day quota: 7 admitted requests.
+        for (let i = 0; i < 7; i++)
+          expect((await fetch(`${service.a}/api/v1/markets?limit=1`, { headers: { authorization: `Bearer ${free}` } })).status).toBe(200);
+        // Movement alerts a client was shown (ingest keeps writing meanwhile).
+        const shownAnswer = (await (await gql(service.b, pro.key, '{ movementAlerts(limit: 100) { items { id } } }')).json()) as {
+          data: { movementAlerts: { items: { id: string }[] } };
+        };
+        const shown = shownAnswer.data.movementAlerts.items.map((a) => a.id);
+        expect(shown.length).toBeGreaterThan(0);
+
+        // Alerts: a burst of creations, killed once 20 are acknowledged (the rest are in flight).
+        const acknowledged: string[] = [];
+        let killed: Promise<number | null> | undefined;
+        const creations = Array.from(
+          { length: 300 },
+          (_, i) =>
+            gql(service.a, pro.key, 'mutation($in: CreatePriceAlertInput!) { createPriceAlert(input: $in) { id } }', {
+              in: { symbol: 'BTC/USD', kind: 'PRICE_ABOVE', threshold: 1e9 + i },
+            })
+              .then(async (res) => {
+                const body = (await res.json()) as { data?: { createPriceAlert?: { id: string } } };
+                if (res.status === 200 && body.data?.createPriceAlert) acknowledged.push(body.data.createPriceAlert.id);
+                if (acknowledged.length === 20) killed ??= service.stop('SIGKILL');
+              })
+              .catch(() => undefined), // the connection died with the process: not acknowledged
+        );
+        await Promise.all(creations);
+        expect(await killed).toBeNull(); // killed by the signal, not exited
+        expect(acknowledged.length).toBeLessThan(300); // some were cut off mid-write
+
+        // What the disk holds, read directly, then through the restarted service.
+        const store = createStore(await openStore({ dataDir: env.DATA_DIR!, databaseUrl: env.DATABASE_URL }));
+        try {
+          for (const key of cliKeys) expect(await store.accounts.findKeyByHash(hashApiKey(key))).toBeDefined();
+          const alertIds = new Set((await store.priceAlerts.list({ accountId: pro.account_id })).map((a) => a.id));
+          for (const id of acknowledged) expect(alertIds).toContain(id);
+          const movementIds = new Set((await store.prediction.latestAlerts(100_000)).map((a) => a.id));
+          for (const id of shown) expect(movementIds).toContain(id);
+        } finally {
+          await store.connection.close();
+        }
+        const again = await spawnService(env);
+        try {
+          const res = await fetch(`${again.a}/api/v1/markets?limit=1`, { headers: { authorization: `Bearer ${free}` } });
+          expect(res.status).toBe(200);
+          expect(res.headers.get('x-ratelimit-remaining')).toBe(String(DAY_LIMIT - 8));
+          for (const key of cliKeys)
+            expect((await fetch(`${again.a}/api/v1/markets?limit=1`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+        } finally {
+          await again.stop('SIGTERM');
+        }
+        console.log(
+          `${engine.name}: after kill -9, ${cliKeys.length} of 8 keys printed, ${acknowledged.length} of 300 acknowledged alerts and ${shown.length} shown movement alerts all present; day count 8 of ${DAY_LIMIT}`,
+        );
       } finally {
-        await store.connection.close();
+        await drop();
       }
-      const again = await spawnService(env);
-      try {
-        const res = await fetch(`${again.a}/api/v1/markets?limit=1`, { headers: { authorization: `Bearer ${free}` } });
-        expect(res.status).toBe(200);
-        expect(res.headers.get('x-ratelimit-remaining')).toBe(String(DAY_LIMIT - 8));
-        for (const key of cliKeys) expect((await fetch(`${again.a}/api/v1/markets?limit=1`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
-      } finally {
-        await again.stop('SIGTERM');
-      }
-      console.log(`${engine.name}: after kill -9, ${cliKeys.length} of 8 keys printed, ${acknowledged.length} of 300 acknowledged alerts and ${shown.length} shown movement alerts all present; day count 8 of ${DAY_LIMIT}`);
-    } finally {
-      await drop();
-    }
-  }, 90_000);
+    },
+    90_000,
+  );
 });

@@ -5,7 +5,6 @@
  * right envelope (a GraphQL result on /graphql), never a stack trace.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { startTestService, type TestService } from '../support/service.js';
 
@@ -57,7 +56,27 @@ const enc = (s: string) => encodeURIComponent(s);
 const hostileText = fc.oneof(
   fc.string({ maxLength: 20 }),
   fc.string({ unit: 'grapheme', maxLength: 10 }),
-  fc.constantFrom('', ' ', '-1', '0', '1e309', '9'.repeat(400), 'NaN', '1.5', '0x10', 'null', '[]', '{}', 'BTC/USD', 'btc/usd,,ETH/USD', '../../etc/passwd', '<script>', "' or 1=1 --", '\u0000', '🙂'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '-1',
+    '0',
+    '1e309',
+    '9'.repeat(400),
+    'NaN',
+    '1.5',
+    '0x10',
+    'null',
+    '[]',
+    '{}',
+    'BTC/USD',
+    'btc/usd,,ETH/USD',
+    '../../etc/passwd',
+    '<script>',
+    "' or 1=1 --",
+    '\u0000',
+    '🙂',
+  ),
   fc.integer().map(String),
 );
 const paramName = fc.oneof(
@@ -66,13 +85,29 @@ const paramName = fc.oneof(
   fc.string({ maxLength: 8 }),
 );
 /** One query-string pair, sometimes with a percent-encoding that does not decode. */
-const pair = fc.tuple(paramName, hostileText, fc.constantFrom('ok', 'ok', 'ok', 'broken', 'raw')).map(([name, value, how]) =>
-  how === 'broken' ? `${enc(name)}=${enc(value)}%E0%A4%A${fc.sample(fc.constantFrom('', '%', '%Z', '%zz'), 1)[0]}` : `${enc(name)}=${how === 'raw' ? enc(value).replace(/%20/g, '+') : enc(value)}`,
-);
+const pair = fc
+  .tuple(paramName, hostileText, fc.constantFrom('ok', 'ok', 'ok', 'broken', 'raw'))
+  .map(([name, value, how]) =>
+    how === 'broken'
+      ? `${enc(name)}=${enc(value)}%E0%A4%A${fc.sample(fc.constantFrom('', '%', '%Z', '%zz'), 1)[0]}`
+      : `${enc(name)}=${how === 'raw' ? enc(value).replace(/%20/g, '+') : enc(value)}`,
+  );
 const queryString = fc.array(pair, { maxLength: 8 }).map((pairs) => (pairs.length ? `?${pairs.join('&')}` : ''));
 const hugeQuery = fc.integer({ min: 1_000, max: 9_000 }).map((n) => `?symbols=${'A'.repeat(n)}`);
 const apiPath = fc.oneof(
-  fc.constantFrom('/api/v1/markets', '/api/v1/brief', '/api/v1/alerts', '/api/v1/markets/', '/api/v1', '/api/v1/', '/api/v1/openapi.json', '/api/v1/nope', '/api/v1/markets/BTC%2FUSD', '/api//v1/markets', '/API/V1/MARKETS'),
+  fc.constantFrom(
+    '/api/v1/markets',
+    '/api/v1/brief',
+    '/api/v1/alerts',
+    '/api/v1/markets/',
+    '/api/v1',
+    '/api/v1/',
+    '/api/v1/openapi.json',
+    '/api/v1/nope',
+    '/api/v1/markets/BTC%2FUSD',
+    '/api//v1/markets',
+    '/API/V1/MARKETS',
+  ),
   fc.string({ maxLength: 12 }).map((s) => `/api/v1/${enc(s)}`),
 );
 const method = fc.constantFrom('GET', 'GET', 'GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'PROPFIND', 'TRACE');
@@ -83,45 +118,105 @@ const authorization = fc.oneof(
   fc.constantFrom('Bearer', 'Bearer ', 'bearer GOOD', 'Basic Zm9vOmJhcg==', 'Bearer mgw_', `Bearer mgw_${'a'.repeat(40)}`, 'Bearer GOOD GOOD', 'Token GOOD'),
   fc.string({ maxLength: 30 }).map((s) => `Bearer ${s.replace(/[^\x20-\x7e]/g, '')}`),
 );
-const contentType = fc.constantFrom(undefined, 'application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/graphql', 'application/json; charset=latin1', 'application/json+evil', '*/*');
+const contentType = fc.constantFrom(
+  undefined,
+  'application/json',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/graphql',
+  'application/json; charset=latin1',
+  'application/json+evil',
+  '*/*',
+);
 
 const restRequest = fc
-  .record({ variant: fc.constantFrom('A' as const, 'B' as const), method, path: apiPath, query: fc.oneof(queryString, queryString, hugeQuery), auth: authorization, type: contentType, body: fc.option(fc.string({ maxLength: 200 })) })
-  .map(({ variant, method, path, query, auth, type, body }): Sent => ({
-    variant,
+  .record({
+    variant: fc.constantFrom('A' as const, 'B' as const),
     method,
-    path: `${path}${query.replace(/GOOD/g, '')}`,
-    headers: { ...(auth ? { authorization: auth.replace(/GOOD/g, goodKey) } : {}), ...(type ? { 'content-type': type } : {}) },
-    ...(body && method !== 'GET' && method !== 'HEAD' ? { body } : {}),
-  }));
+    path: apiPath,
+    query: fc.oneof(queryString, queryString, hugeQuery),
+    auth: authorization,
+    type: contentType,
+    body: fc.option(fc.string({ maxLength: 200 })),
+  })
+  .map(
+    ({ variant, method, path, query, auth, type, body }): Sent => ({
+      variant,
+      method,
+      path: `${path}${query.replace(/GOOD/g, '')}`,
+      headers: { ...(auth ? { authorization: auth.replace(/GOOD/g, goodKey) } : {}), ...(type ? { 'content-type': type } : {}) },
+      ...(body && method !== 'GET' && method !== 'HEAD' ? { body } : {}),
+    }),
+  );
 
-const field = fc.constantFrom('viewer { name }', 'assetMarkets(limit: 2) { total items { symbol price } }', 'predictionMarkets(limit: 3) { count items { question signal } }', 'movementAlerts(limit: 2) { items { deltaPts market { question } } }', 'assetBrief(symbols: ["BTC/USD"]) { interval }', '__typename', '__schema { queryType { name } }', 'nope', 'assetMarkets(limit: -1) { total }', 'predictionMarkets(limit: "x") { count }');
+const field = fc.constantFrom(
+  'viewer { name }',
+  'assetMarkets(limit: 2) { total items { symbol price } }',
+  'predictionMarkets(limit: 3) { count items { question signal } }',
+  'movementAlerts(limit: 2) { items { deltaPts market { question } } }',
+  'assetBrief(symbols: ["BTC/USD"]) { interval }',
+  '__typename',
+  '__schema { queryType { name } }',
+  'nope',
+  'assetMarkets(limit: -1) { total }',
+  'predictionMarkets(limit: "x") { count }',
+);
 const graphqlQuery = fc.oneof(
   fc.array(field, { minLength: 1, maxLength: 4 }).map((fields) => `{ ${fields.join(' ')} }`),
   fc.integer({ min: 1, max: 40 }).map((n) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: viewer { name }`).join(' ')} }`),
   fc.integer({ min: 1, max: 40 }).map((n) => `{ movementAlerts { items { market { ${'... on PredictionMarket { '.repeat(n)} id ${'} '.repeat(n)} } } } }`),
   fc.string({ maxLength: 60 }),
-  fc.constantFrom('mutation { _noop }', 'subscription { x }', '{', '}', 'query A { viewer { name } } query B { viewer { name } }', `{ viewer { ${'name '.repeat(3_000)} } }`),
+  fc.constantFrom(
+    'mutation { _noop }',
+    'subscription { x }',
+    '{',
+    '}',
+    'query A { viewer { name } } query B { viewer { name } }',
+    `{ viewer { ${'name '.repeat(3_000)} } }`,
+  ),
 );
 const graphqlBody = fc.oneof(
-  fc.record({ query: graphqlQuery, variables: fc.option(fc.jsonValue({ maxDepth: 2 })), operationName: fc.option(fc.oneof(fc.string({ maxLength: 5 }), fc.constant('B'))) }, { requiredKeys: ['query'] }).map((b) => JSON.stringify(b)),
+  fc
+    .record(
+      {
+        query: graphqlQuery,
+        variables: fc.option(fc.jsonValue({ maxDepth: 2 })),
+        operationName: fc.option(fc.oneof(fc.string({ maxLength: 5 }), fc.constant('B'))),
+      },
+      { requiredKeys: ['query'] },
+    )
+    .map((b) => JSON.stringify(b)),
   fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
   fc.string({ maxLength: 80 }),
-  fc.constantFrom('[{"query":"{ viewer { name } }"},{"query":"{ viewer { name } }"}]', '{"query": {"nested": true}}', '{"query":"{ viewer { name } }","extensions":{"persistedQuery":{"version":1,"sha256Hash":"abc"}}}'),
+  fc.constantFrom(
+    '[{"query":"{ viewer { name } }"},{"query":"{ viewer { name } }"}]',
+    '{"query": {"nested": true}}',
+    '{"query":"{ viewer { name } }","extensions":{"persistedQuery":{"version":1,"sha256Hash":"abc"}}}',
+  ),
 );
 const graphqlRequest = fc
-  .record({ variant: fc.constantFrom('A' as const, 'B' as const), method: fc.constantFrom('POST', 'POST', 'POST', 'GET', 'PUT'), body: graphqlBody, auth: authorization, type: contentType, preflight: fc.boolean() })
-  .map(({ variant, method, body, auth, type, preflight }): Sent => ({
-    variant,
-    method,
-    path: method === 'GET' ? `/graphql?query=${enc(body)}` : '/graphql',
-    headers: {
-      ...(auth ? { authorization: auth.replace(/GOOD/g, goodKey) } : {}),
-      ...(type ? { 'content-type': type } : {}),
-      ...(preflight ? { 'apollo-require-preflight': 'true' } : {}),
-    },
-    ...(method === 'GET' ? {} : { body }),
-  }));
+  .record({
+    variant: fc.constantFrom('A' as const, 'B' as const),
+    method: fc.constantFrom('POST', 'POST', 'POST', 'GET', 'PUT'),
+    body: graphqlBody,
+    auth: authorization,
+    type: contentType,
+    preflight: fc.boolean(),
+  })
+  .map(
+    ({ variant, method, body, auth, type, preflight }): Sent => ({
+      variant,
+      method,
+      path: method === 'GET' ? `/graphql?query=${enc(body)}` : '/graphql',
+      headers: {
+        ...(auth ? { authorization: auth.replace(/GOOD/g, goodKey) } : {}),
+        ...(type ? { 'content-type': type } : {}),
+        ...(preflight ? { 'apollo-require-preflight': 'true' } : {}),
+      },
+      ...(method === 'GET' ? {} : { body }),
+    }),
+  );
 
 // --- the property -------------------------------------------------------------------------------
 

@@ -35,7 +35,10 @@ const cases = [
   {
     name: 'the whole recordings',
     test: withShared,
-    read: (date: string) => sharedFixture(date === '2026-01-10' ? 'polymarket/gamma_markets_active_limit100_2026-01-10.json' : 'polymarket/gamma_markets_active_limit500_2026-01-31.json'),
+    read: (date: string) =>
+      sharedFixture(
+        date === '2026-01-10' ? 'polymarket/gamma_markets_active_limit100_2026-01-10.json' : 'polymarket/gamma_markets_active_limit500_2026-01-31.json',
+      ),
   },
 ];
 
@@ -57,7 +60,11 @@ describe.each(cases)('$name, replayed as Gamma answers them', ({ test, read }) =
       env: { FEEDS: 'polymarket', POLYMARKET_BASE_URL: gamma.baseUrl, POLYMARKET_POLL_MS: '3600000', UPSTREAM_PAGE_GAP_MS: '0', UPSTREAM_TIMEOUT_MS: '2000' },
     });
     const { key } = await t.createKey('free', 'pro');
-    const markets = async () => (await t!.b.get('/api/v1/markets').set(bearer(key)).expect(200)).body as { count: number; markets: { question: string; volume_24h: number; source: string }[] };
+    const markets = async () =>
+      (await t!.b.get('/api/v1/markets').set(bearer(key)).expect(200)).body as {
+        count: number;
+        markets: { question: string; volume_24h: number; source: string }[];
+      };
 
     await t.service.liveFeeds.pollAll();
     const ranked = await markets();

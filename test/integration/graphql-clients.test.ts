@@ -14,7 +14,6 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-
 const TOP = 'query Top($n: Int!) { predictionMarkets(limit: $n) { count items { question probabilityPct volume24h } } }';
 const MARKETS = 'query Crypto { assetMarkets(filter: { type: CRYPTO }, limit: 5) { total items { symbol price } } }';
 
@@ -50,7 +49,10 @@ describe('Apollo Client 4', () => {
     const { key } = await t.createKey('pro', 'none'); // no prediction plan
     const error = await apolloClient(`${t.urls.b}/graphql`, key)
       .query({ query: gql(TOP), variables: { n: 5 } })
-      .then(() => undefined, (e: unknown) => e);
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(CombinedGraphQLErrors.is(error)).toBe(true);
     expect((error as CombinedGraphQLErrors).errors[0]!.extensions?.code).toBe('FORBIDDEN');
   });
@@ -69,7 +71,10 @@ describe('graphql-request 7', () => {
   it('a bad variable reaches it as a 400 with BAD_USER_INPUT', async () => {
     const { key } = await t.createKey('pro', 'pro');
     const client = new GraphQLClient(`${t.urls.b}/graphql`, { headers: { authorization: `Bearer ${key}` } });
-    const error = await client.request(TOP, { n: 'many' }).then(() => undefined, (e: unknown) => e);
+    const error = await client.request(TOP, { n: 'many' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ClientError);
     expect((error as ClientError).response.status).toBe(400);
     expect((error as ClientError).response.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');

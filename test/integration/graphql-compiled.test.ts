@@ -13,7 +13,6 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-
 /** A request without a working key is always Apollo's: only known callers get texts compiled. */
 async function bothWays(key: string | null, query: string, variables?: unknown, port: 'a' | 'b' = 'b', compiles = key !== null, accept?: string) {
   const send = (body: Record<string, unknown>) => {
@@ -34,15 +33,25 @@ async function bothWays(key: string | null, query: string, variables?: unknown, 
   const compiled = await send({ query, variables });
   const apollo = await get();
   // Each path really answered one of the two: the comparison is not Apollo against itself.
-  expect(await answeredBy(t.b)).toEqual(compiles ? { compiled: before.compiled + 1, apollo: before.apollo + 1 } : { compiled: before.compiled, apollo: before.apollo + 2 });
+  expect(await answeredBy(t.b)).toEqual(
+    compiles ? { compiled: before.compiled + 1, apollo: before.apollo + 1 } : { compiled: before.compiled, apollo: before.apollo + 2 },
+  );
   return { compiled, apollo };
 }
 
 // Three entries each: with fewer, it.each would hand the test a `done` callback for `variables`.
 const CASES: [string, string, unknown][] = [
-  ['B markets, the dashboards\' query', '{ predictionMarkets(limit: 50) { count items { question probability probabilityPct volume24h signal url source } } }', undefined],
+  [
+    "B markets, the dashboards' query",
+    '{ predictionMarkets(limit: 50) { count items { question probability probabilityPct volume24h signal url source } } }',
+    undefined,
+  ],
   ['variables and a named operation', 'query Top($n: Int!) { predictionMarkets(limit: $n) { count items { id question } } }', { n: 3 }],
-  ['nested fields through a DataLoader, with __typename', '{ movementAlerts(limit: 5) { items { __typename deltaPts market { question signal } } } }', undefined],
+  [
+    'nested fields through a DataLoader, with __typename',
+    '{ movementAlerts(limit: 5) { items { __typename deltaPts market { question signal } } } }',
+    undefined,
+  ],
   ['an argument the resolver refuses (errors, data null)', '{ predictionMarkets(limit: 51) { count } }', undefined],
   ['variables that do not coerce (400)', 'query($n: Int!) { predictionMarkets(limit: $n) { count } }', { n: 'many' }],
   ['a variable left out (400)', 'query($n: Int!) { predictionMarkets(limit: $n) { count } }', {}],
@@ -65,7 +74,6 @@ describe.each(ACCEPTS)('compiled and Apollo answers are the same (%s)', (_client
     expect(compiled.headers['content-type']).toBe(apollo.headers['content-type']);
     expect(compiled.headers['x-ratelimit-limit']).toBe(apollo.headers['x-ratelimit-limit']);
   });
-
 });
 
 describe('the edge and the limits, both ways', () => {
@@ -99,7 +107,7 @@ describe('the edge and the limits, both ways', () => {
     expect(JSON.stringify(compiled.body)).not.toMatch(/"http"/);
   });
 
-  it('the content type follows the Accept header; one that accepts neither JSON type is Apollo\'s 406', async () => {
+  it("the content type follows the Accept header; one that accepts neither JSON type is Apollo's 406", async () => {
     const { key } = await t.createKey('enterprise', 'pro');
     const ask = (accept: string) => t.b.post('/graphql').set(bearer(key)).set('Accept', accept).send({ query: '{ viewer { name } }' });
     const before = await answeredBy(t.b);
@@ -112,7 +120,7 @@ describe('the edge and the limits, both ways', () => {
     expect(await answeredBy(t.b)).toEqual({ compiled: before.compiled + 3, apollo: before.apollo + 1 });
   });
 
-  it('/graphql on each listener counts its refusals under that listener\'s variant, whichever path answers', async () => {
+  it("/graphql on each listener counts its refusals under that listener's variant, whichever path answers", async () => {
     const rejections = async (variant: 'A' | 'B') =>
       Number(new RegExp(`mgw_quota_rejections_total\\{variant="${variant}",product="marketData"\\} (\\d+)`).exec((await t.a.get('/metrics')).text)?.[1] ?? 0);
     const free = await t.createKey('free');
@@ -144,7 +152,10 @@ describe('the edge and the limits, both ways', () => {
   });
 
   it('a body over 100 KB is 413 and malformed JSON is 400, never a stack trace', async () => {
-    const big = await t.b.post('/graphql').set('Content-Type', 'application/json').send(JSON.stringify({ query: `{ viewer { accountId } } #${'x'.repeat(110_000)}` }));
+    const big = await t.b
+      .post('/graphql')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ query: `{ viewer { accountId } } #${'x'.repeat(110_000)}` }));
     expect(big.status).toBe(413);
     const malformed = await t.b.post('/graphql').set('Content-Type', 'application/json').send('{"query": ');
     expect(malformed.status).toBe(400);

@@ -27,8 +27,18 @@ const post = (t: TestService, key: string | null, body: unknown) => {
 const ABUSE: [string, () => string, RegExp][] = [
   ['too many aliases', () => `{ ${Array.from({ length: GRAPHQL_LIMITS.maxAliases + 1 }, (_, i) => `a${i}: viewer { name }`).join(' ')} }`, /aliases/i],
   ['too many tokens', () => `{ viewer { ${'name '.repeat(GRAPHQL_LIMITS.maxTokens)} } }`, /tokens/i],
-  ['too costly', () => `{ ${Array.from({ length: GRAPHQL_LIMITS.maxAliases }, (_, i) => `m${i}: movementAlerts(limit: 100) { items { id deltaPts oldPct newPct detectedAt market { id question probability probabilityPct volume24h signal url source } } }`).join(' ')} }`, /cost/i],
-  ['too deep', () => `{ movementAlerts(limit: 1) { items { market { ${'... on PredictionMarket { '.repeat(GRAPHQL_LIMITS.maxDepth)} id ${'} '.repeat(GRAPHQL_LIMITS.maxDepth)} } } } }`, /depth/i],
+  [
+    'too costly',
+    () =>
+      `{ ${Array.from({ length: GRAPHQL_LIMITS.maxAliases }, (_, i) => `m${i}: movementAlerts(limit: 100) { items { id deltaPts oldPct newPct detectedAt market { id question probability probabilityPct volume24h signal url source } } }`).join(' ')} }`,
+    /cost/i,
+  ],
+  [
+    'too deep',
+    () =>
+      `{ movementAlerts(limit: 1) { items { market { ${'... on PredictionMarket { '.repeat(GRAPHQL_LIMITS.maxDepth)} id ${'} '.repeat(GRAPHQL_LIMITS.maxDepth)} } } } }`,
+    /depth/i,
+  ],
 ];
 
 describe('limits on a document: 400 before any resolver', () => {
@@ -47,7 +57,10 @@ describe('limits on a document: 400 before any resolver', () => {
 
   it('a legitimate dashboard query stays well inside every limit', async () => {
     const { key } = await dev.createKey('enterprise', 'pro');
-    const res = await post(dev, key, { query: '{ predictionMarkets(limit: 50) { count items { question probability volume24h signal } } movementAlerts(limit: 100) { items { deltaPts market { question } } } }' });
+    const res = await post(dev, key, {
+      query:
+        '{ predictionMarkets(limit: 50) { count items { question probability volume24h signal } } movementAlerts(limit: 100) { items { deltaPts market { question } } } }',
+    });
     expect(res.status).toBe(200);
     expect(res.body.errors).toBeUndefined();
   });

@@ -33,7 +33,8 @@ const WAIVED: Record<string, string> = {
   'SHOULD use 200 status code on document validation failure when accepting application/json': '400, as Apollo answers',
   'SHOULD use a status code of 200 on variable coercion failure when accepting application/json': '400, as Apollo answers',
   'MAY accept application/x-www-form-urlencoded formatted GET requests': 'CSRF prevention: GET needs a preflight header',
-  'MAY allow URL-encoded JSON string {variables} parameter in GETs when accepting application/graphql-response+json': 'CSRF prevention: GET needs a preflight header',
+  'MAY allow URL-encoded JSON string {variables} parameter in GETs when accepting application/graphql-response+json':
+    'CSRF prevention: GET needs a preflight header',
   'MAY allow URL-encoded JSON string {variables} parameter in GETs when accepting application/json': 'CSRF prevention: GET needs a preflight header',
 };
 

@@ -23,7 +23,12 @@ describe('REST and GraphQL give the same data', () => {
     expect(page.total).toBe(rest.body.total);
     expect(
       page.items.map((m: Record<string, unknown>) => ({
-        symbol: m.symbol, name: m.name, status: String(m.status).toLowerCase(), type: String(m.type).toLowerCase(), price: m.price, change_24h: m.change24h,
+        symbol: m.symbol,
+        name: m.name,
+        status: String(m.status).toLowerCase(),
+        type: String(m.type).toLowerCase(),
+        price: m.price,
+        change_24h: m.change24h,
       })),
     ).toEqual(rest.body.data);
   });
@@ -31,15 +36,40 @@ describe('REST and GraphQL give the same data', () => {
   it('brief', async () => {
     const { key } = await t.createKey('pro');
     const rest = await t.a.get('/api/v1/brief?symbols=BTC/USD,EUR/USD&interval=4h').set(bearer(key));
-    const res = await gql(key, '{ assetBrief(symbols: ["btc/usd", "EUR/USD"], interval: H4) { interval markets { symbol trend confidence price change volume signals indicators { rsi14 sma50 macdHistogram } } } }');
+    const res = await gql(
+      key,
+      '{ assetBrief(symbols: ["btc/usd", "EUR/USD"], interval: H4) { interval markets { symbol trend confidence price change volume signals indicators { rsi14 sma50 macdHistogram } } } }',
+    );
     const brief = res.body.data.assetBrief;
     expect(brief.interval).toBe('H4');
-    expect(brief.markets.map((m: { symbol: string; trend: string; confidence: number; price: number; signals: string[]; indicators: { rsi14: number; sma50: number; macdHistogram: number } }) => [m.symbol, m.trend.toLowerCase(), m.confidence, m.price, m.signals, m.indicators.rsi14, m.indicators.sma50, m.indicators.macdHistogram])).toEqual(
-      rest.body.data.markets.map((m: { symbol: string; trend: string; confidence: number; price: number; signals: string[]; indicators: Record<string, number> }) => [m.symbol, m.trend, m.confidence, m.price, m.signals, m.indicators.rsi_14, m.indicators.sma_50, m.indicators.macd_histogram]),
+    expect(
+      brief.markets.map(
+        (m: {
+          symbol: string;
+          trend: string;
+          confidence: number;
+          price: number;
+          signals: string[];
+          indicators: { rsi14: number; sma50: number; macdHistogram: number };
+        }) => [m.symbol, m.trend.toLowerCase(), m.confidence, m.price, m.signals, m.indicators.rsi14, m.indicators.sma50, m.indicators.macdHistogram],
+      ),
+    ).toEqual(
+      rest.body.data.markets.map(
+        (m: { symbol: string; trend: string; confidence: number; price: number; signals: string[]; indicators: Record<string, number> }) => [
+          m.symbol,
+          m.trend,
+          m.confidence,
+          m.price,
+          m.signals,
+          m.indicators.rsi_14,
+          m.indicators.sma_50,
+          m.indicators.macd_histogram,
+        ],
+      ),
     );
   });
 
-  it('alerts, created through the mutation on the caller\'s own account', async () => {
+  it("alerts, created through the mutation on the caller's own account", async () => {
     const { key } = await t.createKey('pro');
     const created = await gql(key, 'mutation($in: CreatePriceAlertInput!) { createPriceAlert(input: $in) { id status kind symbol threshold createdAt } }', {
       in: { symbol: 'btc/usd', kind: 'PRICE_ABOVE', threshold: 1e9 },
@@ -97,7 +127,7 @@ describe('REST and GraphQL give the same data', () => {
 
 describe('edge on /graphql (D12)', () => {
   it('401 UNAUTHENTICATED for data without a key or with a bad one', async () => {
-    for (const key of [null, 'mgw_' + 'z'.repeat(40)]) {
+    for (const key of [null, `mgw_${'z'.repeat(40)}`]) {
       const res = await gql(key, '{ assetMarkets { total } }');
       expect(res.status).toBe(401);
       expect(res.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');

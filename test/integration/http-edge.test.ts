@@ -38,7 +38,10 @@ const portOf = (agent: TestService['a']) => Number(new URL((agent as unknown as 
 
 describe('limits, in the envelope', () => {
   it('headers over 16 KB: 431 with a JSON body, on each variant', async () => {
-    for (const [agent, flag] of [[t.a, 'success'], [t.b, 'ok']] as const) {
+    for (const [agent, flag] of [
+      [t.a, 'success'],
+      [t.b, 'ok'],
+    ] as const) {
       const res = await rawExchange(portOf(agent), `GET /api/v1/markets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
       expect(res.status).toBe(431);
       expect(res.headers).toMatch(/content-type: application\/json/i);
@@ -46,18 +49,25 @@ describe('limits, in the envelope', () => {
     }
   });
 
-  it("an answer node asks for before any handler looks like every other one to a real client: the standard reason phrase, a request id, the security headers", async () => {
+  it('an answer node asks for before any handler looks like every other one to a real client: the standard reason phrase, a request id, the security headers', async () => {
     const answer = await new Promise<http.IncomingMessage & { text: string }>((resolve, reject) => {
       const req = http.get({ host: '127.0.0.1', port: portOf(t.a), path: '/api/v1/markets', headers: { 'X-Big': 'a'.repeat(20_000) } }, (res) => {
         let text = '';
-        res.setEncoding('utf8').on('data', (chunk) => (text += chunk)).on('end', () => resolve(Object.assign(res, { text })));
+        res
+          .setEncoding('utf8')
+          .on('data', (chunk) => (text += chunk))
+          .on('end', () => resolve(Object.assign(res, { text })));
       });
       req.on('error', reject);
     });
     expect(answer.statusCode).toBe(431);
     expect(answer.statusMessage).toBe('Request Header Fields Too Large');
     expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-    expect(answer.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'content-security-policy': "default-src 'none'; frame-ancestors 'none'" });
+    expect(answer.headers).toMatchObject({
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    });
     expect(JSON.parse(answer.text).error.code).toBe(431);
   });
 
@@ -74,7 +84,7 @@ describe('limits, in the envelope', () => {
     expect(res.body).toEqual({ success: false, error: { code: 414, type: 'uri_too_long', message: expect.stringMatching(/URL too long/) } });
   });
 
-  it('timeouts outlive a load balancer\'s 60 s idle timeout, in the right order', async () => {
+  it("timeouts outlive a load balancer's 60 s idle timeout, in the right order", async () => {
     const server = createHttpServer(() => undefined, 'A');
     expect(server.keepAliveTimeout).toBeGreaterThan(60_000);
     expect(server.headersTimeout).toBeGreaterThan(server.keepAliveTimeout);
@@ -105,7 +115,11 @@ describe('never HTML, never a stack trace', () => {
 describe('security headers', () => {
   it('on API answers, errors included', async () => {
     const { key } = await t.createKey('enterprise');
-    for (const res of [await t.a.get('/api/v1/markets').set(bearer(key)), await t.b.get('/api/v1/markets'), await t.a.post('/graphql').send({ query: '{ viewer { name } }' })]) {
+    for (const res of [
+      await t.a.get('/api/v1/markets').set(bearer(key)),
+      await t.b.get('/api/v1/markets'),
+      await t.a.post('/graphql').send({ query: '{ viewer { name } }' }),
+    ]) {
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['x-frame-options']).toBe('DENY');
       expect(res.headers['referrer-policy']).toBe('no-referrer');

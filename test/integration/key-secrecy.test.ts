@@ -61,5 +61,7 @@ it('no plaintext key in the database, the logs or any answer', async () => {
     expect(logs).not.toContain(secretPart);
     expect(database).not.toContain(secretPart);
   }
-  console.log(`searched ${answers.length} answers, ${logLines.length} log lines and ${database.length} bytes of database for ${secrets.length} keys: none found`);
+  console.log(
+    `searched ${answers.length} answers, ${logLines.length} log lines and ${database.length} bytes of database for ${secrets.length} keys: none found`,
+  );
 });

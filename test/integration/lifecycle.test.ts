@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { CLI_MAIN, REPO_ROOT } from '../support/cli.js';
+import { CLI_MAIN } from '../support/cli.js';
 import { tempDataDir } from '../support/engines.js';
 import { killStartedProcesses, startProcess as start } from '../support/process.js';
 import { within } from '../support/wait.js';
@@ -36,7 +36,12 @@ it('SIGTERM to `npm start` stops the server itself: exit 0, no process left, bot
   const run = start('npm', ['start', '--silent'], { DATA_DIR: tempDataDir(), MARKET_DATA_PORT: '0', PREDICTION_PORT: '0' });
   await within(60_000, () => run.output().includes('market-gateway listening') || run.child.exitCode !== null);
   expect(run.output()).toContain('market-gateway listening');
-  const line = JSON.parse(run.output().split('\n').find((l) => l.includes('market-gateway listening'))!) as { pid: number; marketData: string; prediction: string };
+  const line = JSON.parse(
+    run
+      .output()
+      .split('\n')
+      .find((l) => l.includes('market-gateway listening'))!,
+  ) as { pid: number; marketData: string; prediction: string };
   const ports = [new URL(line.marketData).port, new URL(line.prediction).port].map(Number);
   expect(line.pid).not.toBe(run.child.pid); // npm's child, not npm
   expect(await portRefuses(ports[0]!)).toBe(false);

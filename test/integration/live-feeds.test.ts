@@ -82,7 +82,6 @@ it('demo and a live market-data source together: the live source owns its symbol
   await t.service.liveFeeds.pollAll();
   const stale = await t.a.get('/api/v1/markets?type=crypto&limit=100').set(bearer(key));
   expect(stale.body.data.find((m: { symbol: string }) => m.symbol === 'BTC/USD')).toMatchObject({ price: 97200, status: 'inactive' });
-
 });
 
 it('a brief asked before the first data arrives is not frozen for the day', async () => {

@@ -65,7 +65,13 @@ withPostgres('serve without REDIS_URL is refused; with ALLOW_LOCAL_QUOTAS=1 it s
   const schema = await createPgSchema();
   try {
     expect(await refused('serve', { DATABASE_URL: schema.url })).toMatch(/serve needs REDIS_URL.*ALLOW_LOCAL_QUOTAS=1/);
-    const run = startProcess(process.execPath, [CLI_MAIN, 'serve'], { DATA_DIR: tempDataDir(), DATABASE_URL: schema.url, ALLOW_LOCAL_QUOTAS: '1', MARKET_DATA_PORT: '0', PREDICTION_PORT: '0' });
+    const run = startProcess(process.execPath, [CLI_MAIN, 'serve'], {
+      DATA_DIR: tempDataDir(),
+      DATABASE_URL: schema.url,
+      ALLOW_LOCAL_QUOTAS: '1',
+      MARKET_DATA_PORT: '0',
+      PREDICTION_PORT: '0',
+    });
     await within(60_000, () => run.output().includes('market-gateway listening') || run.child.exitCode !== null);
     expect(run.output()).toMatch(/"level":40.*ALLOW_LOCAL_QUOTAS=1 without REDIS_URL/);
     run.child.kill('SIGTERM');

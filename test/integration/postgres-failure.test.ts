@@ -14,7 +14,6 @@ import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 const enabled = (await postgresAvailable()) && (await redisAvailable());
 const maybe = enabled ? it : it.skip;
 
-
 let proxy: TcpProxy;
 let schema: Awaited<ReturnType<typeof createPgSchema>>;
 let t: TestService;

@@ -34,31 +34,39 @@ afterAll(async () => {
   await pg?.destroy();
 });
 
-maybe('stopped, restarted, hung and resumed under load: bounded waits, documented answers, recovery', async () => {
-  const { key } = await t.createKey('enterprise', 'pro');
-  const load = await loadThroughFaults(
-    pg,
-    [
-      ['A markets (read model)', () => t.a.get('/api/v1/markets?limit=5').set(bearer(key))],
-      ['B markets (read model)', () => t.b.get('/api/v1/markets').set(bearer(key))],
-      ['A alerts (database)', () => t.a.get('/api/v1/alerts').set(bearer(key))],
-      ['graphql viewer', () => t.a.post('/graphql').set(bearer(key)).send({ query: '{ viewer { accountId } }' })],
-    ],
-    async () => (await t.a.get('/api/v1/alerts').set(bearer(key))).status === 200,
-  );
-  const of = load.of;
+maybe(
+  'stopped, restarted, hung and resumed under load: bounded waits, documented answers, recovery',
+  async () => {
+    const { key } = await t.createKey('enterprise', 'pro');
+    const load = await loadThroughFaults(
+      pg,
+      [
+        ['A markets (read model)', () => t.a.get('/api/v1/markets?limit=5').set(bearer(key))],
+        ['B markets (read model)', () => t.b.get('/api/v1/markets').set(bearer(key))],
+        ['A alerts (database)', () => t.a.get('/api/v1/alerts').set(bearer(key))],
+        ['graphql viewer', () => t.a.post('/graphql').set(bearer(key)).send({ query: '{ viewer { accountId } }' })],
+      ],
+      async () => (await t.a.get('/api/v1/alerts').set(bearer(key))).status === 200,
+    );
+    const of = load.of;
 
-  console.log(`PostgreSQL faults under load: ${JSON.stringify(summarize(load.answers, FAULT_PHASES))}`);
+    console.log(`PostgreSQL faults under load: ${JSON.stringify(summarize(load.answers, FAULT_PHASES))}`);
 
-  // No request waited past the bound, in any phase.
-  expect(load.answers.filter((a) => a.ms > BOUND_MS)).toEqual([]);
-  // Healthy and after recovery: everything answered.
-  for (const p of ['healthy', 'after']) expect(of(p).filter((a) => a.status !== 200)).toEqual([]);
-  // Down or hung: the read model keeps answering; database paths are 503s, never anything else.
-  for (const p of ['stopped', 'hung']) {
-    expect(of(p).filter((a) => a.what.includes('read model') && a.status !== 200)).toEqual([]);
-    expect(of(p).filter((a) => a.what.includes('database')).map((a) => a.status)).toContain(503);
-    expect(of(p).filter((a) => ![200, 503].includes(a.status))).toEqual([]);
-  }
-  expect(unhandled.seen).toEqual([]);
-}, 120_000);
+    // No request waited past the bound, in any phase.
+    expect(load.answers.filter((a) => a.ms > BOUND_MS)).toEqual([]);
+    // Healthy and after recovery: everything answered.
+    for (const p of ['healthy', 'after']) expect(of(p).filter((a) => a.status !== 200)).toEqual([]);
+    // Down or hung: the read model keeps answering; database paths are 503s, never anything else.
+    for (const p of ['stopped', 'hung']) {
+      expect(of(p).filter((a) => a.what.includes('read model') && a.status !== 200)).toEqual([]);
+      expect(
+        of(p)
+          .filter((a) => a.what.includes('database'))
+          .map((a) => a.status),
+      ).toContain(503);
+      expect(of(p).filter((a) => ![200, 503].includes(a.status))).toEqual([]);
+    }
+    expect(unhandled.seen).toEqual([]);
+  },
+  120_000,
+);

@@ -63,10 +63,7 @@ describe('morning brief with a model (LLM_BASE_URL)', () => {
     const top = (await t.b.get('/api/v1/markets').set(bearer(key))).body.markets[0];
     expect(prompt).toContain(`1. ${top.question} | ${top.prob_pct}%`);
 
-    const gql = await t.b
-      .post('/graphql')
-      .set(bearer(key))
-      .send({ query: '{ morningBrief { date brief writer generatedAt } }' });
+    const gql = await t.b.post('/graphql').set(bearer(key)).send({ query: '{ morningBrief { date brief writer generatedAt } }' });
     expect(gql.body.data.morningBrief).toEqual({
       date: answers[0]!.body.date,
       brief: answers[0]!.body.brief,

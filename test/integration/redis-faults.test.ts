@@ -37,28 +37,36 @@ afterAll(async () => {
   await target?.teardown();
 });
 
-maybe('stopped, restarted, hung and resumed under load: bounded waits, 503 for metered requests, recovery', async () => {
-  const { key } = await t.createKey('pro', 'pro');
-  const load = await loadThroughFaults(
-    { stop: () => server.stop(), start: () => server.start(), hang: () => server.pause(), resume: () => server.resume() },
-    [
-      ['A markets (metered)', () => t.a.get('/api/v1/markets?limit=5').set(bearer(key))],
-      ['B alerts (metered)', () => t.b.get('/api/v1/alerts').set(bearer(key))],
-      ['graphql markets (metered)', () => t.a.post('/graphql').set(bearer(key)).send({ query: '{ assetMarkets(limit: 2) { total } }' })],
-      ['openapi (not metered)', () => t.b.get('/api/v1/openapi.json')],
-    ],
-    async () => (await t.a.get('/api/v1/markets?limit=1').set(bearer(key))).status === 200,
-  );
-  const of = load.of;
-  console.log(`Redis faults under load: ${JSON.stringify(summarize(load.answers, FAULT_PHASES))}`);
+maybe(
+  'stopped, restarted, hung and resumed under load: bounded waits, 503 for metered requests, recovery',
+  async () => {
+    const { key } = await t.createKey('pro', 'pro');
+    const load = await loadThroughFaults(
+      { stop: () => server.stop(), start: () => server.start(), hang: () => server.pause(), resume: () => server.resume() },
+      [
+        ['A markets (metered)', () => t.a.get('/api/v1/markets?limit=5').set(bearer(key))],
+        ['B alerts (metered)', () => t.b.get('/api/v1/alerts').set(bearer(key))],
+        ['graphql markets (metered)', () => t.a.post('/graphql').set(bearer(key)).send({ query: '{ assetMarkets(limit: 2) { total } }' })],
+        ['openapi (not metered)', () => t.b.get('/api/v1/openapi.json')],
+      ],
+      async () => (await t.a.get('/api/v1/markets?limit=1').set(bearer(key))).status === 200,
+    );
+    const of = load.of;
+    console.log(`Redis faults under load: ${JSON.stringify(summarize(load.answers, FAULT_PHASES))}`);
 
-  expect(load.answers.filter((a) => a.ms > BOUND_MS)).toEqual([]);
-  for (const p of ['healthy', 'after']) expect(of(p).filter((a) => a.status !== 200)).toEqual([]);
-  for (const p of ['stopped', 'hung']) {
-    // Never admitted unmetered: a metered request is a 503 (or, on /graphql, its error), never a 200.
-    expect(of(p).filter((a) => a.what.includes('(metered)') && a.status === 200)).toEqual([]);
-    expect(of(p).filter((a) => a.what.includes('(metered)')).map((a) => a.status)).toContain(503);
-    expect(of(p).filter((a) => a.what.includes('not metered') && a.status !== 200)).toEqual([]);
-  }
-  expect(unhandled.seen).toEqual([]);
-}, 90_000);
+    expect(load.answers.filter((a) => a.ms > BOUND_MS)).toEqual([]);
+    for (const p of ['healthy', 'after']) expect(of(p).filter((a) => a.status !== 200)).toEqual([]);
+    for (const p of ['stopped', 'hung']) {
+      // Never admitted unmetered: a metered request is a 503 (or, on /graphql, its error), never a 200.
+      expect(of(p).filter((a) => a.what.includes('(metered)') && a.status === 200)).toEqual([]);
+      expect(
+        of(p)
+          .filter((a) => a.what.includes('(metered)'))
+          .map((a) => a.status),
+      ).toContain(503);
+      expect(of(p).filter((a) => a.what.includes('not metered') && a.status !== 200)).toEqual([]);
+    }
+    expect(unhandled.seen).toEqual([]);
+  },
+  90_000,
+);

@@ -11,7 +11,6 @@ import { bearer, midMinute, startTestService, TestClock, type TestService } from
 const maybe = (await postgresAvailable()) ? it : it.skip;
 const postgres = ENGINES.find((e) => e.name === 'postgres')!;
 
-
 const market = (id: string, question: string, prob: string) => ({ id, question, slug: id, outcomePrices: `["${prob}","0"]`, volume24hr: 1000 });
 
 describe('workers and HTTP instances sharing one database', () => {

@@ -17,7 +17,6 @@ const postgres = ENGINES.find((e) => e.name === 'postgres')!;
 
 const dayKey = (accountId: string, now: number) => `mgw:quota:{${accountId}}:marketData:d:${windowAt('day', now).index}`;
 
-
 describe('two instances on one PostgreSQL and one Redis', () => {
   let target: Awaited<ReturnType<typeof postgres.setup>>;
   let one: TestService;
@@ -43,9 +42,7 @@ describe('two instances on one PostgreSQL and one Redis', () => {
 
   maybe('a free key sends 100 concurrent requests over both: exactly 10 are admitted in the minute, and refusals spend nothing', async () => {
     const { key, accountId } = await one.createKey('free');
-    const answers = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => (i % 2 ? two.a : one.a).get('/api/v1/markets?limit=1').set(bearer(key))),
-    );
+    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? two.a : one.a).get('/api/v1/markets?limit=1').set(bearer(key))));
     const statuses = answers.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
     expect(statuses.filter((s) => s === 429)).toHaveLength(90);
@@ -68,7 +65,7 @@ describe('two instances on one PostgreSQL and one Redis', () => {
   });
 });
 
-maybe('a host clock behind Redis\'s does not expire a window early (TTLs are relative)', async () => {
+maybe("a host clock behind Redis's does not expire a window early (TTLs are relative)", async () => {
   // Ten minutes behind: an absolute expiry at the window's end would already be past for Redis.
   const t = await startTestService({ env: { REDIS_URL: SHARED_REDIS_URL }, clock: new TestClock(midMinute() - 600_000) });
   try {

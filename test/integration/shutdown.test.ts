@@ -25,18 +25,22 @@ it('embedded: exits 0 within 10 s of SIGTERM', async () => {
   expect(stoppedInMs).toBeLessThan(10_000);
 }, 40_000);
 
-(distributed ? it : it.skip)('PostgreSQL + Redis: exits 0 within 10 s of SIGTERM, releasing the jobs lease', async () => {
-  const schema = await createPgSchema();
-  try {
-    const { code, stoppedInMs, output } = await startAndTerminate({ DATABASE_URL: schema.url, REDIS_URL: SHARED_REDIS_URL });
-    expect(output).not.toContain('SIGTERM again');
-    expect(output).toContain('released the jobs lease');
-    expect(code).toBe(0);
-    expect(stoppedInMs).toBeLessThan(10_000);
-  } finally {
-    await schema.drop();
-  }
-}, 40_000);
+(distributed ? it : it.skip)(
+  'PostgreSQL + Redis: exits 0 within 10 s of SIGTERM, releasing the jobs lease',
+  async () => {
+    const schema = await createPgSchema();
+    try {
+      const { code, stoppedInMs, output } = await startAndTerminate({ DATABASE_URL: schema.url, REDIS_URL: SHARED_REDIS_URL });
+      expect(output).not.toContain('SIGTERM again');
+      expect(output).toContain('released the jobs lease');
+      expect(code).toBe(0);
+      expect(stoppedInMs).toBeLessThan(10_000);
+    } finally {
+      await schema.drop();
+    }
+  },
+  40_000,
+);
 
 it('finishes a request in flight before it exits: SIGTERM during a slow brief still gets its 200', async () => {
   // The day's first brief is written at the first request (BRIEF_HOUR_UTC is later today), by a

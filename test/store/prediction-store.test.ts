@@ -83,13 +83,18 @@ describeOnEachEngine('prediction store', (suite) => {
       { source: 'polymarket', at: T0 },
     );
     // A later complete answer without p2, then a late, older one that must not move the sweep back.
-    await suite.store.prediction.recordObservations([{ marketId: 'polymarket:p1', prob: 0.31, volume24h: 11, observedAt: T0 + HOUR }], { source: 'polymarket', at: T0 + HOUR });
+    await suite.store.prediction.recordObservations([{ marketId: 'polymarket:p1', prob: 0.31, volume24h: 11, observedAt: T0 + HOUR }], {
+      source: 'polymarket',
+      at: T0 + HOUR,
+    });
     await suite.store.prediction.recordObservations([], { source: 'polymarket', at: T0 + 1 });
     expect(await suite.store.prediction.listSweeps()).toEqual(new Map([['polymarket', T0 + HOUR]]));
     const markets = await suite.store.prediction.marketsByIds(['polymarket:p1', 'polymarket:p2']);
     expect(markets.find((m) => m.id === 'polymarket:p1')).toMatchObject({ prob: 0.31, updatedAt: T0 + HOUR, sourceMove24hPts: null });
     expect(markets.find((m) => m.id === 'polymarket:p2')).toMatchObject({ prob: 0.6, updatedAt: T0, sourceMove24hPts: null });
-    await suite.store.prediction.recordObservations([{ marketId: 'polymarket:p2', prob: 0.62, volume24h: 20, observedAt: T0 + 2 * HOUR, sourceMove24hPts: 4.25 }]);
+    await suite.store.prediction.recordObservations([
+      { marketId: 'polymarket:p2', prob: 0.62, volume24h: 20, observedAt: T0 + 2 * HOUR, sourceMove24hPts: 4.25 },
+    ]);
     expect((await suite.store.prediction.marketsByIds(['polymarket:p2']))[0]).toMatchObject({ sourceMove24hPts: 4.25 });
   });
 });

@@ -3,21 +3,18 @@ import { hashApiKey } from '../../src/auth/api-key.js';
 import { createStore, openStore } from '../../src/store/index.js';
 import { describeOnEachEngine } from '../support/store-suite.js';
 
-
 describeOnEachEngine('store', (suite) => {
   const { maybe } = suite;
   const name = suite.engine.name;
   maybe('runs migrations idempotently: a second open of the same database works and keeps data', async () => {
-    await suite.store.markets.upsertMarkets([
-      { symbol: 'XRP/USD', name: 'XRP', type: 'crypto', source: 'demo', staleAfterMs: 1, halted: false },
-    ]);
+    await suite.store.markets.upsertMarkets([{ symbol: 'XRP/USD', name: 'XRP', type: 'crypto', source: 'demo', staleAfterMs: 1, halted: false }]);
     const again = createStore(await openStore(suite.target));
     expect((await again.markets.listMarkets()).map((m) => m.symbol)).toContain('XRP/USD');
     await again.connection.close();
   });
 
   maybe('creates an account with a hashed key, finds it by hash, revokes it', async () => {
-    const key = 'mgw_' + 'a'.repeat(40) + name;
+    const key = `mgw_${'a'.repeat(40)}${name}`;
     const { account, key: record } = await suite.store.accounts.createAccountWithKey({
       name: 'acme',
       marketDataPlan: 'pro',
@@ -28,7 +25,7 @@ describeOnEachEngine('store', (suite) => {
     });
     const found = await suite.store.accounts.findKeyByHash(hashApiKey(key));
     expect(found).toEqual({ keyId: record.id, keyHash: hashApiKey(key), revokedAt: null, account });
-    expect(await suite.store.accounts.findKeyByHash(hashApiKey(key + 'x'))).toBeUndefined();
+    expect(await suite.store.accounts.findKeyByHash(hashApiKey(`${key}x`))).toBeUndefined();
 
     expect(await suite.store.accounts.revokeKey(record.id, 2_000)).toBe(true);
     expect(await suite.store.accounts.revokeKey(record.id, 3_000)).toBe(true);
@@ -44,12 +41,20 @@ describeOnEachEngine('store', (suite) => {
     expect(JSON.stringify(listed)).not.toContain(key);
 
     // A second key on the same account (rotation): found by its own hash, on the same account and plans.
-    const second = 'mgw_' + 'c'.repeat(40) + name;
-    const added = await suite.store.accounts.addKey({ accountId: account.id, name: 'acme rotated', keyHash: hashApiKey(second), displayPrefix: second.slice(0, 10), now: 4_000 });
+    const second = `mgw_${'c'.repeat(40)}${name}`;
+    const added = await suite.store.accounts.addKey({
+      accountId: account.id,
+      name: 'acme rotated',
+      keyHash: hashApiKey(second),
+      displayPrefix: second.slice(0, 10),
+      now: 4_000,
+    });
     expect(added).toMatchObject({ accountId: account.id, name: 'acme rotated', createdAt: 4_000, revokedAt: null });
     expect(added!.id).not.toBe(record.id);
     expect(await suite.store.accounts.findKeyByHash(hashApiKey(second))).toEqual({ keyId: added!.id, keyHash: hashApiKey(second), revokedAt: null, account });
-    expect(await suite.store.accounts.addKey({ accountId: 'acct_missing', name: 'x', keyHash: hashApiKey(second + 'x'), displayPrefix: 'mgw_cccccc', now: 4_000 })).toBeUndefined();
+    expect(
+      await suite.store.accounts.addKey({ accountId: 'acct_missing', name: 'x', keyHash: hashApiKey(`${second}x`), displayPrefix: 'mgw_cccccc', now: 4_000 }),
+    ).toBeUndefined();
   });
 
   maybe('upserts markets and quotes, keeping the newest quote', async () => {
@@ -92,7 +97,7 @@ describeOnEachEngine('store', (suite) => {
       name: 'alerts',
       marketDataPlan: 'pro',
       predictionPlan: 'none',
-      keyHash: hashApiKey('mgw_' + 'b'.repeat(40) + name),
+      keyHash: hashApiKey(`mgw_${'b'.repeat(40)}${name}`),
       displayPrefix: 'mgw_bbbbbb',
       now: 1,
     });

@@ -11,7 +11,13 @@ export async function pollConnector<B extends UpstreamBatch>(
   const server = await startUpstreamServer(routes);
   try {
     const http = createUpstreamHttp({ source: connector.source, baseUrl: server.baseUrl, timeoutMs: context.timeoutMs ?? 2_000 });
-    const batch = await connector.poll({ http, now: context.now, backfill: context.backfill ?? true, pollMs: connector.pollMs, sleep: context.sleep ?? (async () => undefined) });
+    const batch = await connector.poll({
+      http,
+      now: context.now,
+      backfill: context.backfill ?? true,
+      pollMs: connector.pollMs,
+      sleep: context.sleep ?? (async () => undefined),
+    });
     return { batch, requests: server.requests };
   } finally {
     await server.close();

@@ -10,6 +10,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type supertest from 'supertest';
 
+// biome-ignore lint/suspicious/noExplicitAny: the document is walked as plain JSON, its shape checked by the validators.
 type Json = Record<string, any>;
 
 interface Answer {
@@ -26,15 +27,20 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
 /** Records every answer of `listener` (a supertest agent) for `judge()`. */
 export function recordAnswers(listener: supertest.Agent): Answer[] {
   const answers: Answer[] = [];
-  (listener as unknown as { use(plugin: (req: any) => void): void }).use((req) => {
-    req.on('response', (res: any) => {
+  type Request = {
+    method: string;
+    url: string;
+    on(event: 'response', listener: (res: { status: number; headers: Record<string, string>; body: unknown }) => void): void;
+  };
+  (listener as unknown as { use(plugin: (req: Request) => void): void }).use((req) => {
+    req.on('response', (res) => {
       answers.push({ method: req.method, url: req.url, status: res.status, headers: res.headers, body: res.body });
     });
   });
   return answers;
 }
 
-const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+const pointerSegment = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** The problems found: the document's, then each answer's (empty when everything conforms). */
 export async function judge(listener: supertest.Agent, answers: readonly Answer[]): Promise<{ problems: string[]; judged: number }> {
@@ -46,7 +52,15 @@ export async function judge(listener: supertest.Agent, answers: readonly Answer[
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
   ajv.addSchema(document, 'openapi.json');
-  const deref = (node: Json): Json => (node?.$ref ? deref((node.$ref as string).slice(2).split('/').reduce((at: Json, key) => at[key], document)) : node);
+  const deref = (node: Json): Json =>
+    node?.$ref
+      ? deref(
+          (node.$ref as string)
+            .slice(2)
+            .split('/')
+            .reduce((at: Json, key) => at[key], document),
+        )
+      : node;
 
   let judged = 0;
   for (const answer of answers) {
@@ -80,7 +94,7 @@ export async function judge(listener: supertest.Agent, answers: readonly Answer[
     const statusKey = operation.responses[String(answer.status)] ? String(answer.status) : 'default';
     const pointer = operation.responses[statusKey].$ref
       ? `openapi.json#/${(operation.responses[statusKey].$ref as string).slice(2)}/content/application~1json/schema`
-      : `openapi.json#/paths/${escape(url.pathname)}/${method}/responses/${statusKey}/content/application~1json/schema`;
+      : `openapi.json#/paths/${pointerSegment(url.pathname)}/${method}/responses/${statusKey}/content/application~1json/schema`;
     const validate = ajv.getSchema(pointer);
     if (!validate) problems.push(`${where}: no schema at ${pointer}`);
     else if (!validate(answer.body)) problems.push(`${where}: body does not match the document: ${ajv.errorsText(validate.errors)}`);

@@ -17,7 +17,10 @@ export async function waitForPort(port: number, up: boolean, timeoutMs = 5_000):
   for (;;) {
     const open = await new Promise<boolean>((resolve) => {
       const socket = net.connect(port, '127.0.0.1');
-      socket.once('connect', () => (socket.destroy(), resolve(true)));
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
       socket.once('error', () => resolve(false));
     });
     if (open === up) return;

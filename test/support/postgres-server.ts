@@ -39,7 +39,8 @@ export async function ownPostgres(): Promise<OwnedPostgres> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgw-pg-'));
   const data = path.join(dir, 'data');
   const asRoot = process.getuid?.() === 0;
-  if (asRoot) fs.chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString().trim()), Number(execFileSync('id', ['-g', 'postgres']).toString().trim()));
+  if (asRoot)
+    fs.chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString().trim()), Number(execFileSync('id', ['-g', 'postgres']).toString().trim()));
   const run = (cmd: string, args: string[]) => {
     const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', path.join(BIN!, cmd), ...args]] : [path.join(BIN!, cmd), args];
     const result = spawnSync(file, argv, { encoding: 'utf8' });
@@ -50,7 +51,10 @@ export async function ownPostgres(): Promise<OwnedPostgres> {
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
   const pids = () => {
     const main = Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-    const children = spawnSync('pgrep', ['-P', String(main)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map(Number);
+    const children = spawnSync('pgrep', ['-P', String(main)], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .filter(Boolean)
+      .map(Number);
     return [main, ...children];
   };
   const owned: OwnedPostgres = {
@@ -63,8 +67,12 @@ export async function ownPostgres(): Promise<OwnedPostgres> {
       run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
       await waitForPort(port, false);
     },
-    hang: () => pids().forEach((pid) => process.kill(pid, 'SIGSTOP')),
-    resume: () => pids().forEach((pid) => process.kill(pid, 'SIGCONT')),
+    hang: () => {
+      for (const pid of pids()) process.kill(pid, 'SIGSTOP');
+    },
+    resume: () => {
+      for (const pid of pids()) process.kill(pid, 'SIGCONT');
+    },
     async destroy() {
       try {
         owned.resume();

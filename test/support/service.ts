@@ -76,7 +76,10 @@ export async function startTestService(
   const service = await createService(config, { now: clock.now, role: options.role ?? 'all', ...(logger ? { logger } : {}) });
   await service.startBackground();
   // The listeners the service itself runs, limits and all.
-  const servers: Server[] = [createHttpServer(service.marketDataApp, 'A').listen(0, '127.0.0.1'), createHttpServer(service.predictionApp, 'B').listen(0, '127.0.0.1')];
+  const servers: Server[] = [
+    createHttpServer(service.marketDataApp, 'A').listen(0, '127.0.0.1'),
+    createHttpServer(service.predictionApp, 'B').listen(0, '127.0.0.1'),
+  ];
   await Promise.all(servers.map((s) => new Promise((r) => s.once('listening', r))));
   const url = (s: Server) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
 
@@ -101,7 +104,13 @@ export async function startTestService(
     },
     async close({ keepData = false } = {}) {
       await Promise.all(
-        servers.map((s) => new Promise<void>((r) => { s.close(() => r()); s.closeAllConnections(); })),
+        servers.map(
+          (s) =>
+            new Promise<void>((r) => {
+              s.close(() => r());
+              s.closeAllConnections();
+            }),
+        ),
       );
       await service.close();
       if (!keepData && !options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });

@@ -43,10 +43,7 @@ function send(res: ServerResponse, reply: UpstreamReply): void {
     res.write(half, () => res.socket?.destroy());
     return;
   }
-  const write = () =>
-    res
-      .writeHead(reply.status ?? 200, { 'content-type': reply.contentType ?? 'application/json', ...reply.headers })
-      .end(reply.body);
+  const write = () => res.writeHead(reply.status ?? 200, { 'content-type': reply.contentType ?? 'application/json', ...reply.headers }).end(reply.body);
   if (reply.delayMs) setTimeout(write, reply.delayMs).unref();
   else write();
 }
@@ -58,9 +55,7 @@ export async function startUpstreamServer(initial: UpstreamRoute[]): Promise<Ups
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     requests.push(url);
-    const route = routes.find(
-      (r) => r.path === url.pathname && Object.entries(r.query ?? {}).every(([k, v]) => url.searchParams.get(k) === v),
-    );
+    const route = routes.find((r) => r.path === url.pathname && Object.entries(r.query ?? {}).every(([k, v]) => url.searchParams.get(k) === v));
     if (!route) {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"no such route in the test upstream"}');
       return;

@@ -48,9 +48,7 @@ describe('evaluatePriceAlert', () => {
 
   it('triggers a signal alert when the brief signals include its signal', () => {
     const a = alert({ kind: 'signal', threshold: null, signal: 'rsi_overbought' });
-    expect(evaluatePriceAlert(a, { quote: quote(), signals: ['above_sma50', 'rsi_overbought'] }, NOW)).toEqual(
-      triggered,
-    );
+    expect(evaluatePriceAlert(a, { quote: quote(), signals: ['above_sma50', 'rsi_overbought'] }, NOW)).toEqual(triggered);
     expect(evaluatePriceAlert(a, { quote: quote(), signals: ['rsi_oversold'] }, NOW)).toBeNull();
     expect(evaluatePriceAlert(a, { quote: quote(), signals: [] }, NOW)).toBeNull();
     // Signals not computed (e.g. no candles yet): wait.

@@ -24,7 +24,15 @@ const INPUT: BriefInput = {
 
 function capturingLogger() {
   const lines: string[] = [];
-  const logger = pino({ level: 'debug' }, new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) }));
+  const logger = pino(
+    { level: 'debug' },
+    new Writable({
+      write: (chunk, _enc, done) => {
+        lines.push(String(chunk));
+        done();
+      },
+    }),
+  );
   return { logger, lines };
 }
 
@@ -62,7 +70,11 @@ describe('built-in writer', () => {
   });
 
   it('quotes probabilities exactly as prob_pct does (halves up on basis points)', () => {
-    const text = composeBuiltinBrief({ date: '2026-11-23', markets: [{ question: 'Q?', prob: 0.285, volume24h: 1, source: 'demo', move24hPts: null }], movements: [] });
+    const text = composeBuiltinBrief({
+      date: '2026-11-23',
+      markets: [{ question: 'Q?', prob: 0.285, volume24h: 1, source: 'demo', move24hPts: null }],
+      movements: [],
+    });
     expect(text).toContain('Q? 29%');
   });
 
@@ -108,7 +120,10 @@ describe('chat-completions writer on a loopback server', () => {
   });
 
   it('does not retry a 400: the request itself is wrong', async () => {
-    const { writer, server } = await modelWriter([{ kind: 'status', status: 400 }, { kind: 'answer', content: 'never' }]);
+    const { writer, server } = await modelWriter([
+      { kind: 'status', status: 400 },
+      { kind: 'answer', content: 'never' },
+    ]);
     await expect(writer.write(INPUT)).rejects.toThrow('provider answered HTTP 400');
     expect(server.requests).toHaveLength(1);
   });

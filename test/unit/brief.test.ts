@@ -141,7 +141,12 @@ describe('analyzeCandles', () => {
   });
 
   it('returns null indicators while history is too short, but a valid brief', () => {
-    const brief = analyze(series(range(10, (i) => 50 + i), range(10, (i) => i)));
+    const brief = analyze(
+      series(
+        range(10, (i) => 50 + i),
+        range(10, (i) => i),
+      ),
+    );
     expect(brief.indicators).toEqual(ALL_NULL);
     expect(brief).toMatchObject({ price: 59, change: 1.72, volume: 9, signals: [], trend: 'neutral', confidence: 0 });
   });
@@ -158,8 +163,7 @@ describe('analyzeCandles', () => {
   });
 
   it(`has every indicator from MIN_CANDLES_FOR_FULL_BRIEF (${MIN_CANDLES_FOR_FULL_BRIEF}) candles on`, () => {
-    const values = (n: number) =>
-      Object.values(analyze(series(range(n, (i) => 100 + Math.sin(i) * 5))).indicators);
+    const values = (n: number) => Object.values(analyze(series(range(n, (i) => 100 + Math.sin(i) * 5))).indicators);
     expect(MIN_CANDLES_FOR_FULL_BRIEF).toBe(50);
     expect(values(MIN_CANDLES_FOR_FULL_BRIEF - 1)).toContain(null);
     expect(values(MIN_CANDLES_FOR_FULL_BRIEF)).not.toContain(null);
@@ -168,25 +172,11 @@ describe('analyzeCandles', () => {
 
   it('fires crossings on the candle where a flat market breaks out', () => {
     const closes = [...range(60, () => 100), 120];
-    expect(analyze(series(closes)).signals).toEqual([
-      'rsi_overbought',
-      'macd_bullish_cross',
-      'golden_cross',
-      'above_sma50',
-      'bollinger_breakout_up',
-    ]);
+    expect(analyze(series(closes)).signals).toEqual(['rsi_overbought', 'macd_bullish_cross', 'golden_cross', 'above_sma50', 'bollinger_breakout_up']);
     const down = [...range(60, () => 100), 80];
-    expect(analyze(series(down)).signals).toEqual([
-      'rsi_oversold',
-      'macd_bearish_cross',
-      'death_cross',
-      'below_sma50',
-      'bollinger_breakout_down',
-    ]);
+    expect(analyze(series(down)).signals).toEqual(['rsi_oversold', 'macd_bearish_cross', 'death_cross', 'below_sma50', 'bollinger_breakout_down']);
     // One candle later the crossings are history; the state signals remain.
-    expect(analyze(series([...closes, 121])).signals).not.toEqual(
-      expect.arrayContaining(['macd_bullish_cross', 'golden_cross']),
-    );
+    expect(analyze(series([...closes, 121])).signals).not.toEqual(expect.arrayContaining(['macd_bullish_cross', 'golden_cross']));
   });
 
   it('fires golden_cross and death_cross exactly on the crossing candle of a V-shaped market', () => {

@@ -113,7 +113,10 @@ describe('applyTrade', () => {
           let t = start;
           let candle: Candle | undefined;
           const emitted: Candle[] = [];
-          const timed = trades.map((x) => ({ ...x, t: (t += x.dt) }));
+          const timed = trades.map((x) => {
+            t += x.dt;
+            return { ...x, t };
+          });
           for (const x of timed) {
             const next = applyTrade(candle, 'X/USD', interval, x.t, x.price, x.volume);
             if (candle !== undefined && next.openTime !== candle.openTime) emitted.push(candle);

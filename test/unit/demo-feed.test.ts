@@ -247,8 +247,7 @@ describe('demo tick', () => {
       expect(current.get(`${m.symbol} 1h`)!.openTime).toBe(Date.UTC(2026, 10, 15, 15));
     }
 
-    const moved = (batch: FeedBatch) =>
-      batch.quotes.filter((q) => q.price !== quoteOf(start, q.symbol).price).length;
+    const moved = (batch: FeedBatch) => batch.quotes.filter((q) => q.price !== quoteOf(start, q.symbol).price).length;
     expect(moved(ticks[0]!)).toBeGreaterThan(active.length / 2);
     expect(moved(ticks[ticks.length - 1]!)).toBe(active.length);
   });

@@ -97,7 +97,12 @@ describe('backfill', () => {
 describe('ticks', () => {
   it('continue from the last backfilled state, one observation per market at the tick time', () => {
     const f = feed();
-    const last = new Map(f.backfill().filter((o) => o.observedAt === NOW).map((o) => [o.marketId, o]));
+    const last = new Map(
+      f
+        .backfill()
+        .filter((o) => o.observedAt === NOW)
+        .map((o) => [o.marketId, o]),
+    );
     const tick = f.tick(NOW + 10_000);
     expect(tick).toHaveLength(DEMO_PREDICTION_MARKETS.length);
     for (const o of tick) {

@@ -20,13 +20,26 @@ const refused: Product[] = [];
 beforeAll(async () => {
   store = createStore(await openStore({ dataDir: tempDataDir() }));
   const quota = createStoreQuota(store.connection);
-  edge = createEdge({ variant: 'B', authenticator: createAuthenticator({ accounts: store.accounts, pollMs: 60_000 }), quota, now: () => NOW, onRefused: (p) => refused.push(p) });
+  edge = createEdge({
+    variant: 'B',
+    authenticator: createAuthenticator({ accounts: store.accounts, pollMs: 60_000 }),
+    quota,
+    now: () => NOW,
+    onRefused: (p) => refused.push(p),
+  });
 });
 afterAll(() => store?.connection.close());
 
 async function keyOf(plan: MarketDataPlan): Promise<string> {
   const key = generateApiKey();
-  await store.accounts.createAccountWithKey({ name: plan, marketDataPlan: plan, predictionPlan: 'none', keyHash: hashApiKey(key), displayPrefix: displayPrefix(key), now: NOW });
+  await store.accounts.createAccountWithKey({
+    name: plan,
+    marketDataPlan: plan,
+    predictionPlan: 'none',
+    keyHash: hashApiKey(key),
+    displayPrefix: displayPrefix(key),
+    now: NOW,
+  });
   return key;
 }
 
@@ -35,9 +48,15 @@ function request(key: string | undefined, overrides: Partial<EdgeRequest<string,
   const ran: string[] = [];
   const req: EdgeRequest<string, number> = {
     key,
-    route: () => (ran.push('route'), 'markets'),
+    route: () => {
+      ran.push('route');
+      return 'markets';
+    },
     access: () => ({ requirements: { marketData: 'FREE' }, what: 'GET /api/v1/markets' }),
-    parameters: () => (ran.push('parameters'), 5),
+    parameters: () => {
+      ran.push('parameters');
+      return 5;
+    },
     ...overrides,
   };
   return { req, ran };
@@ -60,7 +79,7 @@ it('admits in order and returns the rate-limit headers of the tightest window', 
 });
 
 it('refuses a wrong or missing key first, before the route is looked at', async () => {
-  for (const key of [undefined, '', 'mgw_' + 'x'.repeat(40)]) {
+  for (const key of [undefined, '', `mgw_${'x'.repeat(40)}`]) {
     const { req, ran } = request(key, { keyInQuery: true });
     const outcome = await edge.admit(req);
     expect(outcome.admitted).toBe(false);
@@ -83,14 +102,28 @@ it('a route or plan refusal spends nothing; a parameter refusal spends one unit 
   const key = await keyOf('free');
   const before = await remaining(key);
 
-  const noRoute = await edge.admit(request(key, { route: () => { throw new ApiError(404, 'no endpoint'); } }).req);
+  const noRoute = await edge.admit(
+    request(key, {
+      route: () => {
+        throw new ApiError(404, 'no endpoint');
+      },
+    }).req,
+  );
   expect(statusOf(!noRoute.admitted && noRoute.refusal)).toBe(404);
   const noPlan = await edge.admit(request(key, { access: () => ({ requirements: { marketData: 'PRO' }, what: 'GET /api/v1/brief' }) }).req);
   expect(statusOf(!noPlan.admitted && noPlan.refusal)).toBe(403);
-  expect(!noPlan.admitted && (noPlan.refusal as ApiError).message).toBe("GET /api/v1/brief needs the pro market-data plan or higher; this key's market-data plan is free");
+  expect(!noPlan.admitted && (noPlan.refusal as ApiError).message).toBe(
+    "GET /api/v1/brief needs the pro market-data plan or higher; this key's market-data plan is free",
+  );
   expect(await remaining(key)).toBe(before - 1); // only the probe itself
 
-  const badParams = await edge.admit(request(key, { parameters: () => { throw new ApiError(400, 'limit must be 1..500'); } }).req);
+  const badParams = await edge.admit(
+    request(key, {
+      parameters: () => {
+        throw new ApiError(400, 'limit must be 1..500');
+      },
+    }).req,
+  );
   expect(statusOf(!badParams.admitted && badParams.refusal)).toBe(400);
   expect(badParams.headers['X-RateLimit-Remaining']).toBe(String(before - 3));
 });

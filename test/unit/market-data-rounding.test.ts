@@ -70,15 +70,18 @@ it('Binance: lastPrice, priceChangePercent and volume as sent, rounded once', as
 it('ECB: a cross and its change from two days of fixings, both computed unrounded and rounded once', async () => {
   // As the ECB writes them (0.01 .. 999.9999, 4 decimals), and the next day within 20 % of the day before.
   const rate = decimalOn(4, 100, 9_999_999);
-  const nextDay = (day: { units: bigint }) => fc.integer({ min: -2_000, max: 2_000 }).map((perTenThousand) => {
-    const units = day.units + (day.units * BigInt(perTenThousand)) / 10_000n;
-    return { units: units > 0n ? units : 1n, text: (Number(units > 0n ? units : 1n) / 10_000).toFixed(4) };
-  });
+  const nextDay = (day: { units: bigint }) =>
+    fc.integer({ min: -2_000, max: 2_000 }).map((perTenThousand) => {
+      const units = day.units + (day.units * BigInt(perTenThousand)) / 10_000n;
+      return { units: units > 0n ? units : 1n, text: (Number(units > 0n ? units : 1n) / 10_000).toFixed(4) };
+    });
   const days = fc.tuple(rate, rate).chain(([usd1, jpy1]) => fc.tuple(fc.constant(usd1), fc.constant(jpy1), nextDay(usd1), nextDay(jpy1)));
   await fc.assert(
     fc.asyncProperty(days, async ([usd1, jpy1, usd2, jpy2]) => {
       const csv = ['Date,USD,JPY,', `2026-11-24,${usd2.text},${jpy2.text},`, `2026-11-23,${usd1.text},${jpy1.text},`].join('\n');
-      const { batch } = await pollConnector(createEcbConnector(), [{ path: '/eurofxref-hist.zip', reply: { body: csv, contentType: 'text/csv' } }], { now: NOW + 2 * 86_400_000 });
+      const { batch } = await pollConnector(createEcbConnector(), [{ path: '/eurofxref-hist.zip', reply: { body: csv, contentType: 'text/csv' } }], {
+        now: NOW + 2 * 86_400_000,
+      });
       const quote = batch.quotes.find((q) => q.symbol === 'USD/JPY')!;
       // USD/JPY = JPY / USD; change = (jpy2/usd2) / (jpy1/usd1) - 1 = (jpy2 usd1 - jpy1 usd2) / (jpy1 usd2).
       expect(shown(quote)).toEqual({
@@ -94,25 +97,35 @@ it('ECB: a cross and its change from two days of fixings, both computed unrounde
 it('Kraken: the change from the close a day ago and the day’s summed volume, rounded once', async () => {
   const T = Math.floor(NOW / 1000) - 600; // the last 5-minute candle
   await fc.assert(
-    fc.asyncProperty(decimalOn(1, 1, 9_999_999), decimalOn(1, 1, 9_999_999), decimalOn(8, 0, 9_999_999_999), decimalOn(8, 0, 9_999_999_999), async (reference, last, v1, v2) => {
-      const row = (time: number, close: string, volume: string) => [time, close, close, close, close, close, volume, 1];
-      const answer = (rows: unknown[]) => ({ body: JSON.stringify({ error: [], result: { XXBTZUSD: rows, last: T } }) });
-      const { batch } = await pollConnector(
-        createKrakenConnector(['XBTUSD']),
-        [
-          { path: '/0/public/OHLC', query: { interval: '5' }, reply: answer([row(T, last.text, '1.0')]) },
-          // One hourly candle a day before the last one (the reference), two within the last day (the volume).
-          { path: '/0/public/OHLC', query: { interval: '60' }, reply: answer([row(T - 86_400 - 3_600, reference.text, '5.0'), row(T - 7_200, last.text, v1.text), row(T - 3_600, last.text, v2.text)]) },
-          { path: '/0/public/OHLC', reply: answer([]) },
-        ],
-        { now: NOW },
-      );
-      expect(shown(batch.quotes[0]!)).toEqual({
-        price: exactPrice(last.units, 10n),
-        change24h: exactRound((last.units - reference.units) * 100n, reference.units, 2),
-        volume24h: exactRound(v1.units + v2.units, 10n ** 8n, 8),
-      });
-    }),
+    fc.asyncProperty(
+      decimalOn(1, 1, 9_999_999),
+      decimalOn(1, 1, 9_999_999),
+      decimalOn(8, 0, 9_999_999_999),
+      decimalOn(8, 0, 9_999_999_999),
+      async (reference, last, v1, v2) => {
+        const row = (time: number, close: string, volume: string) => [time, close, close, close, close, close, volume, 1];
+        const answer = (rows: unknown[]) => ({ body: JSON.stringify({ error: [], result: { XXBTZUSD: rows, last: T } }) });
+        const { batch } = await pollConnector(
+          createKrakenConnector(['XBTUSD']),
+          [
+            { path: '/0/public/OHLC', query: { interval: '5' }, reply: answer([row(T, last.text, '1.0')]) },
+            // One hourly candle a day before the last one (the reference), two within the last day (the volume).
+            {
+              path: '/0/public/OHLC',
+              query: { interval: '60' },
+              reply: answer([row(T - 86_400 - 3_600, reference.text, '5.0'), row(T - 7_200, last.text, v1.text), row(T - 3_600, last.text, v2.text)]),
+            },
+            { path: '/0/public/OHLC', reply: answer([]) },
+          ],
+          { now: NOW },
+        );
+        expect(shown(batch.quotes[0]!)).toEqual({
+          price: exactPrice(last.units, 10n),
+          change24h: exactRound((last.units - reference.units) * 100n, reference.units, 2),
+          volume24h: exactRound(v1.units + v2.units, 10n ** 8n, 8),
+        });
+      },
+    ),
     { numRuns: RUNS, endOnFailure: true }, // a failure is reported as found: shrinking through loopback polls takes minutes
   );
 });
@@ -120,8 +133,14 @@ it('Kraken: the change from the close a day ago and the day’s summed volume, r
 it('Stocks: the change between the last two daily closes, rounded once', async () => {
   await fc.assert(
     fc.asyncProperty(decimalOn(2, 1, 99_999_999), decimalOn(2, 1, 99_999_999), async (previous, last) => {
-      const csv = ['Date,Open,High,Low,Close,Volume', `2026-11-20,${previous.text},${previous.text},${previous.text},${previous.text},1000`, `2026-11-23,${last.text},${last.text},${last.text},${last.text},2000`].join('\n');
-      const { batch } = await pollConnector(createStocksConnector(['AAPL']), [{ path: '/q/d/l/', reply: { body: csv, contentType: 'text/csv' } }], { now: NOW + 86_400_000 });
+      const csv = [
+        'Date,Open,High,Low,Close,Volume',
+        `2026-11-20,${previous.text},${previous.text},${previous.text},${previous.text},1000`,
+        `2026-11-23,${last.text},${last.text},${last.text},${last.text},2000`,
+      ].join('\n');
+      const { batch } = await pollConnector(createStocksConnector(['AAPL']), [{ path: '/q/d/l/', reply: { body: csv, contentType: 'text/csv' } }], {
+        now: NOW + 86_400_000,
+      });
       expect(shown(batch.quotes[0]!)).toEqual({
         price: exactPrice(last.units, 100n),
         change24h: exactRound((last.units - previous.units) * 100n, previous.units, 2),

@@ -9,6 +9,7 @@ import type { RouteDefinition } from '../../src/rest/route-table.js';
 import { marketDataRoutes } from '../../src/rest/routes/market-data.js';
 
 // The document is plain JSON; tests walk it loosely.
+// biome-ignore lint/suspicious/noExplicitAny: the document is plain JSON; tests walk it loosely.
 type Doc = any;
 
 const build = (variant: 'A' | 'B', routes: readonly RouteDefinition[]): Doc =>
@@ -17,13 +18,15 @@ const build = (variant: 'A' | 'B', routes: readonly RouteDefinition[]): Doc =>
 /** Follows a local `$ref` (`#/components/...`) once. */
 function deref(doc: Doc, node: Doc): Doc {
   if (!node?.$ref) return node;
-  return (node.$ref as string).slice(2).split('/').reduce((at: Doc, key) => at[key], doc);
+  return (node.$ref as string)
+    .slice(2)
+    .split('/')
+    .reduce((at: Doc, key) => at[key], doc);
 }
 
 describe('buildOpenApiDocument, variant A (market data)', () => {
   const doc = build('A', marketDataRoutes);
-  const param = (path: string, name: string) =>
-    doc.paths[`/api/v1${path}`].get.parameters.find((p: Doc) => p.name === name);
+  const param = (path: string, name: string) => doc.paths[`/api/v1${path}`].get.parameters.find((p: Doc) => p.name === name);
 
   it('is OpenAPI 3.1.0 and round-trips through JSON', () => {
     expect(doc.openapi).toBe('3.1.0');

@@ -44,7 +44,11 @@ it('Kalshi: the mid of a two-sided quote and the move since yesterday’s trade,
         yes_ask_dollars: ask.text,
         previous_price_dollars: previous.text,
       };
-      const { batch } = await pollConnector(createKalshiConnector(), [{ path: '/trade-api/v2/markets', reply: { body: JSON.stringify({ markets: [market], cursor: '' }) } }], { now: NOW });
+      const { batch } = await pollConnector(
+        createKalshiConnector(),
+        [{ path: '/trade-api/v2/markets', reply: { body: JSON.stringify({ markets: [market], cursor: '' }) } }],
+        { now: NOW },
+      );
       // mid = (bid + ask) / 2 in basis points; move = mid - previous in points = (bid + ask - 2 previous) / 200.
       expect(shown(batch.observations[0]!)).toEqual({
         prob: exactRound(bid.bp + ask.bp, 2, 0) / 10_000,
@@ -84,7 +88,13 @@ it('Polymarket: the first outcome price and oneDayPriceChange, each rounded once
 it('Manifold: an unrounded probability rounded once to 4 decimals and to a whole percent from it (D7)', async () => {
   await fc.assert(
     fc.asyncProperty(fc.integer({ min: 0, max: 10 ** 8 }), async (hundredMillionths) => {
-      const market = { id: 'm1', question: 'Will it?', url: 'https://manifold.markets/x/will-it', outcomeType: 'BINARY', probability: hundredMillionths / 10 ** 8 };
+      const market = {
+        id: 'm1',
+        question: 'Will it?',
+        url: 'https://manifold.markets/x/will-it',
+        outcomeType: 'BINARY',
+        probability: hundredMillionths / 10 ** 8,
+      };
       const { batch } = await pollConnector(createManifoldConnector(), [{ path: '/v0/markets', reply: { body: JSON.stringify([market]) } }], { now: NOW });
       const bp = exactRound(hundredMillionths, 10_000, 0);
       // D7 defines prob_pct from the shown prob: round(prob * 100).

@@ -37,10 +37,12 @@ const klineRoute = (query: Record<string, string>, reply: UpstreamReply | ((url:
   reply,
 });
 /** As the real API answers `?symbols=[...]`: only the symbols asked for, in the payload's order. */
-const tickersAsAsked = (body: Buffer) => (url: URL): UpstreamReply => {
-  const asked = new Set(JSON.parse(url.searchParams.get('symbols') ?? '[]') as string[]);
-  return json(JSON.stringify((JSON.parse(body.toString()) as RawTicker[]).filter((t) => asked.has(t.symbol as string))));
-};
+const tickersAsAsked =
+  (body: Buffer) =>
+  (url: URL): UpstreamReply => {
+    const asked = new Set(JSON.parse(url.searchParams.get('symbols') ?? '[]') as string[]);
+    return json(JSON.stringify((JSON.parse(body.toString()) as RawTicker[]).filter((t) => asked.has(t.symbol as string))));
+  };
 const klineRequests = (requests: URL[]) => requests.filter((u) => u.pathname === '/api/v3/klines');
 
 /** The test's own reading of a ticker into the quote the spec asks for. */
@@ -94,17 +96,18 @@ describe('binance connector', () => {
       klineRows: 8760,
     },
   ])('on $recording of real answers', ({ test, tickers, klines, klineRows }) => {
-
     /** As the real API: the newest `limit` rows. */
-    const klinesUpToLimit = (rows: RawKline[]) => (url: URL): UpstreamReply => json(JSON.stringify(rows.slice(-Number(url.searchParams.get('limit')))));
+    const klinesUpToLimit =
+      (rows: RawKline[]) =>
+      (url: URL): UpstreamReply =>
+        json(JSON.stringify(rows.slice(-Number(url.searchParams.get('limit')))));
 
     test('asks for the ten pairs as a URL-encoded JSON array and maps every real ticker field by field', async () => {
       const body = tickers();
-      const { batch, requests } = await pollConnector(
-        createBinanceConnector(),
-        [tickerRoute(tickersAsAsked(body)), klineRoute({}, json('[]'))],
-        { now: NOW, backfill: false },
-      );
+      const { batch, requests } = await pollConnector(createBinanceConnector(), [tickerRoute(tickersAsAsked(body)), klineRoute({}, json('[]'))], {
+        now: NOW,
+        backfill: false,
+      });
       const tickerRequest = requests.find((u) => u.pathname === '/api/v3/ticker/24hr')!;
       expect(tickerRequest.search).toBe(`?symbols=${encodeURIComponent(JSON.stringify(PAIRS.map(([p]) => p)))}`);
       expect(tickerRequest.search).toMatch(/^\?symbols=%5B%22BTCUSDT%22%2C%22ETHUSDT%22%2C/);
@@ -116,7 +119,13 @@ describe('binance connector', () => {
         expect(batch.quotes.find((q) => q.symbol === symbol)).toEqual(expectedQuote(symbol, bySymbol.get(pair)!));
       }
       // Spot checks on the raw text, so a mapping bug cannot hide behind the helper above.
-      expect(batch.quotes.find((q) => q.symbol === 'BTC/USDT')).toEqual({ symbol: 'BTC/USDT', price: 69010.01, change24h: 1.253, volume24h: 22470.37258, observedAt: 1710038820176 });
+      expect(batch.quotes.find((q) => q.symbol === 'BTC/USDT')).toEqual({
+        symbol: 'BTC/USDT',
+        price: 69010.01,
+        change24h: 1.253,
+        volume24h: 22470.37258,
+        observedAt: 1710038820176,
+      });
       expect(batch.quotes.find((q) => q.symbol === 'XRP/USDT')).toMatchObject({ price: 0.6226, change24h: -0.828 });
 
       expect(batch.markets).toEqual(
@@ -149,7 +158,16 @@ describe('binance connector', () => {
       expect(hourly).toEqual(rows.slice(-150).map((r) => expectedCandle('BTC/USDT', '1h', r)));
       expect(full.batch.candles).toHaveLength(150);
       // The newest row, read off the file: 2025-09-19 13:00 UTC.
-      expect(hourly.at(-1)).toEqual({ symbol: 'BTC/USDT', interval: '1h', openTime: 1758286800000, open: 116162.45, high: 116352.56, low: 116075, close: 116217.5, volume: 307.89432 });
+      expect(hourly.at(-1)).toEqual({
+        symbol: 'BTC/USDT',
+        interval: '1h',
+        openTime: 1758286800000,
+        open: 116162.45,
+        high: 116352.56,
+        low: 116075,
+        close: 116217.5,
+        volume: 307.89432,
+      });
       expect(hourly.every((c, i) => i === 0 || c.openTime - hourly[i - 1]!.openTime === 3_600_000)).toBe(true);
 
       const recent = await pollConnector(connector, routes, { now: NOW, backfill: false });
@@ -168,7 +186,16 @@ describe('binance connector', () => {
         { now: NOW },
       );
       expect(batch.candles).toHaveLength(8760);
-      expect(batch.candles[0]).toEqual({ symbol: 'BTC/USDT', interval: '1h', openTime: 1726754400000, open: 63035.98, high: 63500.84, low: 62888, close: 62935.83, volume: 2941.04278 });
+      expect(batch.candles[0]).toEqual({
+        symbol: 'BTC/USDT',
+        interval: '1h',
+        openTime: 1726754400000,
+        open: 63035.98,
+        high: 63500.84,
+        low: 62888,
+        close: 62935.83,
+        volume: 2941.04278,
+      });
       for (const i of [1, 1000, 4321, 8000]) expect(batch.candles[i]).toEqual(expectedCandle('BTC/USDT', '1h', rows[i]!));
       expect(batch.quotes).toEqual([]); // BTCUSDT absent from the ticker answer: simply not quoted
       expect(batch.problems.invalid).toBe(0);
@@ -191,7 +218,11 @@ describe('binance connector', () => {
       ]);
       // ETH: price not a number; SOL: negative price; BNB: no volume; ADA: closeTime as a string. DOGE is absent: no problem.
       expect(batch.problems.invalid).toBe(4);
-      expect(batch.problems.examples).toEqual([expect.stringMatching(/^\[1\] lastPrice: /), expect.stringMatching(/^\[2\] lastPrice: /), expect.stringMatching(/^\[3\] volume: /)]);
+      expect(batch.problems.examples).toEqual([
+        expect.stringMatching(/^\[1\] lastPrice: /),
+        expect.stringMatching(/^\[2\] lastPrice: /),
+        expect.stringMatching(/^\[3\] volume: /),
+      ]);
       expect(batch.markets.map((m) => m.symbol)).toEqual(['BTC/USDT', 'ETH/USDT', 'SOL/USDT', 'BNB/USDT', 'XRP/USDT', 'ADA/USDT', 'DOGE/USDT']);
     });
 
@@ -281,7 +312,10 @@ describe('binance connector', () => {
     it('asks limit=150 per pair and interval on backfill, and limit=2 after', async () => {
       const routes = [tickerRoute(json('[]')), klineRoute({}, json(klinesTwo))];
       const connector = createBinanceConnector(['BTCUSDT', 'ETHUSDT']);
-      const asked = (requests: URL[]) => klineRequests(requests).map((u) => `${u.pathname}${u.search}`).sort();
+      const asked = (requests: URL[]) =>
+        klineRequests(requests)
+          .map((u) => `${u.pathname}${u.search}`)
+          .sort();
       const expected = (limit: number) =>
         ['BTCUSDT', 'ETHUSDT'].flatMap((p) => INTERVALS.map((i) => `/api/v3/klines?symbol=${p}&interval=${i}&limit=${limit}`)).sort();
 

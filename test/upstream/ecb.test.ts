@@ -37,7 +37,9 @@ const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 function expectedSeries(csv: string): Map<string, { date: string; rate: number }[]> {
   const [head, ...lines] = csv.trim().split(/\r?\n/);
   const cols = head!.split(',');
-  const rows = lines.map((l) => l.split(',')).filter((c) => /^\d{4}-\d{2}-\d{2}$/.test(c[0]!) && c.slice(1).every((v) => v === '' || v === 'N/A' || Number.isFinite(Number(v))));
+  const rows = lines
+    .map((l) => l.split(','))
+    .filter((c) => /^\d{4}-\d{2}-\d{2}$/.test(c[0]!) && c.slice(1).every((v) => v === '' || v === 'N/A' || Number.isFinite(Number(v))));
   const rate = (cells: string[], ccy: string): number | undefined => {
     if (ccy === 'EUR') return 1;
     const v = cells[cols.indexOf(ccy)];
@@ -80,14 +82,15 @@ describe('ecb connector', () => {
     ])('maps every pair field by field (%s)', async (_how, zipped) => {
       const raw = load();
       const body = zipped ? zipSync({ 'eurofxref-hist.csv': new Uint8Array(raw) }) : raw;
-      const { batch, requests } = await pollConnector(createEcbConnector(), serve({ body, contentType: zipped ? 'application/zip' : 'text/csv' }), { now: LATER, backfill: true });
+      const { batch, requests } = await pollConnector(createEcbConnector(), serve({ body, contentType: zipped ? 'application/zip' : 'text/csv' }), {
+        now: LATER,
+        backfill: true,
+      });
 
       expect(requests.map((r) => r.pathname)).toEqual(['/eurofxref-hist.zip']);
       expect(batch.kind).toBe('market-data');
       expect(batch.problems).toEqual({ invalid: 0, examples: [] });
-      expect(batch.markets).toEqual(
-        PAIRS.map(([symbol, name]) => ({ symbol, name, type: 'forex', source: 'ecb', staleAfterMs: 4 * DAY_MS, halted: false })),
-      );
+      expect(batch.markets).toEqual(PAIRS.map(([symbol, name]) => ({ symbol, name, type: 'forex', source: 'ecb', staleAfterMs: 4 * DAY_MS, halted: false })));
 
       const expected = expectedSeries(raw.toString('utf8'));
       // The newest row: 2025-05-09, USD 1.1252, GBP 0.8477 (spot checks of the reading above).
@@ -113,7 +116,16 @@ describe('ecb connector', () => {
           series
             .slice(0, 300)
             .reverse()
-            .map(({ date, rate }) => ({ symbol, interval: '1d', openTime: Date.parse(`${date}T00:00:00Z`), open: rate, high: rate, low: rate, close: rate, volume: 0 })),
+            .map(({ date, rate }) => ({
+              symbol,
+              interval: '1d',
+              openTime: Date.parse(`${date}T00:00:00Z`),
+              open: rate,
+              high: rate,
+              low: rate,
+              close: rate,
+              volume: 0,
+            })),
         );
       }
     });
@@ -124,7 +136,11 @@ describe('ecb connector', () => {
       const expected = expectedSeries(raw.toString('utf8'));
       for (const [symbol] of PAIRS) {
         expect(of(batch.candles, symbol).map((c) => isoDay(c.openTime))).toEqual(
-          expected.get(symbol)!.slice(0, 5).map((d) => d.date).reverse(),
+          expected
+            .get(symbol)!
+            .slice(0, 5)
+            .map((d) => d.date)
+            .reverse(),
         );
       }
       expect(of(batch.candles, 'EUR/USD').map((c) => isoDay(c.openTime))).toEqual(['2025-05-05', '2025-05-06', '2025-05-07', '2025-05-08', '2025-05-09']);
@@ -140,7 +156,13 @@ describe('ecb connector', () => {
       const quote = (symbol: string) => of(batch.quotes, symbol)[0];
 
       // 2026-11-24: USD 1.16, JPY 175.2, GBP N/A, CNY 8.25, AUD 1.78 (23rd: USD 1.155).
-      expect(quote('EUR/USD')).toEqual({ symbol: 'EUR/USD', price: 1.16, change24h: pct(1.155, 1.16), volume24h: 0, observedAt: Date.parse('2026-11-24T15:00:00Z') });
+      expect(quote('EUR/USD')).toEqual({
+        symbol: 'EUR/USD',
+        price: 1.16,
+        change24h: pct(1.155, 1.16),
+        volume24h: 0,
+        observedAt: Date.parse('2026-11-24T15:00:00Z'),
+      });
       expect(quote('USD/JPY')!.price).toBe(175.2 / 1.16);
       expect(quote('USD/CNY')!.price).toBe(8.25 / 1.16);
       expect(quote('AUD/USD')!.price).toBe(1.16 / 1.78);
@@ -167,7 +189,12 @@ describe('ecb connector', () => {
 
       const expected = expectedSeries(week.toString('utf8'));
       for (const [symbol] of PAIRS) {
-        expect(of(batch.candles, symbol).map((c) => c.close)).toEqual(expected.get(symbol)!.map((d) => d.rate).reverse());
+        expect(of(batch.candles, symbol).map((c) => c.close)).toEqual(
+          expected
+            .get(symbol)!
+            .map((d) => d.rate)
+            .reverse(),
+        );
       }
     });
 
@@ -180,8 +207,20 @@ describe('ecb connector', () => {
     it('sends 5 business days per pair after the backfill, and every row (up to 300) on it', async () => {
       const connector = createEcbConnector();
       const recent = await pollConnector(connector, serve({ body: week }), { now: LATER, backfill: false });
-      expect(of(recent.batch.candles, 'EUR/USD').map((c) => isoDay(c.openTime))).toEqual(['2026-11-17', '2026-11-19', '2026-11-20', '2026-11-23', '2026-11-24']);
-      expect(of(recent.batch.candles, 'GBP/USD').map((c) => isoDay(c.openTime))).toEqual(['2026-11-16', '2026-11-17', '2026-11-19', '2026-11-20', '2026-11-23']);
+      expect(of(recent.batch.candles, 'EUR/USD').map((c) => isoDay(c.openTime))).toEqual([
+        '2026-11-17',
+        '2026-11-19',
+        '2026-11-20',
+        '2026-11-23',
+        '2026-11-24',
+      ]);
+      expect(of(recent.batch.candles, 'GBP/USD').map((c) => isoDay(c.openTime))).toEqual([
+        '2026-11-16',
+        '2026-11-17',
+        '2026-11-19',
+        '2026-11-20',
+        '2026-11-23',
+      ]);
       // The quotes do not depend on the depth.
       const full = await pollConnector(connector, serve({ body: week }), { now: LATER, backfill: true });
       expect(recent.batch.quotes).toEqual(full.batch.quotes);
@@ -195,7 +234,10 @@ describe('ecb connector', () => {
         const weekday = new Date(t).getUTCDay();
         if (weekday !== 0 && weekday !== 6) dates.push(isoDay(t));
       }
-      const body = ['Date,USD,JPY,GBP,CHF,AUD,CAD,NZD,CNY,', ...dates.map((d, i) => `${d},${(1.1 + i / 10_000).toFixed(4)},170.00,0.8500,0.9400,1.7000,1.6000,2.0000,8.0000,`)].join('\n');
+      const body = [
+        'Date,USD,JPY,GBP,CHF,AUD,CAD,NZD,CNY,',
+        ...dates.map((d, i) => `${d},${(1.1 + i / 10_000).toFixed(4)},170.00,0.8500,0.9400,1.7000,1.6000,2.0000,8.0000,`),
+      ].join('\n');
       const connector = createEcbConnector();
       const full = await pollConnector(connector, serve({ body }), { now: LATER, backfill: true });
       const eurusd = of(full.batch.candles, 'EUR/USD');
@@ -227,7 +269,11 @@ describe('ecb connector', () => {
       ['a zip without a CSV', zipSync({ 'eurofxref-hist.xml': new TextEncoder().encode('<xml/>') }), 'schema'],
       ['a damaged zip', 'PK\u0003\u0004 not really a zip', 'parse'],
     ])('fails the poll on %s', async (_what, body, failure) => {
-      await expect(pollConnector(createEcbConnector(), serve({ body }), { now: LATER })).rejects.toMatchObject({ name: 'UpstreamError', source: 'ecb', failure });
+      await expect(pollConnector(createEcbConnector(), serve({ body }), { now: LATER })).rejects.toMatchObject({
+        name: 'UpstreamError',
+        source: 'ecb',
+        failure,
+      });
     });
   });
 });
@@ -236,7 +282,10 @@ describe('strict cells', () => {
   it('skips a row with an impossible date and a rate that is not a plain decimal', async () => {
     const body = ['Date,USD,GBP,', '2026-11-27,1.1600,0.8800,', '2026-11-31,1.1700,0.8800,', '2026-11-26,0x1,0.8800,', '2026-11-25,1.1500,0.8700,'].join('\n');
     const { batch } = await pollConnector(createEcbConnector(), [{ path: '/eurofxref-hist.zip', reply: { body } }], { now: Date.UTC(2026, 11, 1) });
-    expect(batch.candles.filter((c) => c.symbol === 'EUR/USD').map((c) => new Date(c.openTime).toISOString().slice(0, 10))).toEqual(['2026-11-25', '2026-11-27']);
+    expect(batch.candles.filter((c) => c.symbol === 'EUR/USD').map((c) => new Date(c.openTime).toISOString().slice(0, 10))).toEqual([
+      '2026-11-25',
+      '2026-11-27',
+    ]);
     expect(batch.problems.invalid).toBe(2);
   });
 });

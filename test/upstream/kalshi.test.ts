@@ -68,7 +68,12 @@ async function checkFieldByField(markets: RawKalshi[]) {
   expect(batch.markets.map((m) => m.id)).toEqual(kept.map((m) => `kalshi:${m.ticker}`));
   kept.forEach((m, i) => {
     const { question, ...rest } = batch.markets[i]!;
-    expect(rest).toEqual({ id: `kalshi:${m.ticker}`, source: 'kalshi', url: `https://kalshi.com/markets/${m.event_ticker.toLowerCase()}`, topic: m.category ? m.category : null });
+    expect(rest).toEqual({
+      id: `kalshi:${m.ticker}`,
+      source: 'kalshi',
+      url: `https://kalshi.com/markets/${m.event_ticker.toLowerCase()}`,
+      topic: m.category ? m.category : null,
+    });
     expect([m.title, `${m.title} (${m.yes_sub_title})`]).toContain(question);
     if (m.yes_sub_title) expect(question.toLowerCase()).toContain(m.yes_sub_title.toLowerCase());
     expect(batch.observations[i]).toEqual({
@@ -109,9 +114,7 @@ describe('recorded excerpts (run everywhere)', () => {
   it('legacy schema: titles that name their outcome stay as they are; never-traded one-sided markets are counted as unpriced', async () => {
     const markets = JSON.parse(recordedFixture(LEGACY_EXCERPT).toString()) as RawKalshi[];
     const { batch } = await checkFieldByField(markets);
-    expect(batch.markets.map((m) => m.question)).toEqual(
-      markets.filter((m) => isOpen(m) && expectedProb(m) !== undefined).map((m) => m.title),
-    );
+    expect(batch.markets.map((m) => m.question)).toEqual(markets.filter((m) => isOpen(m) && expectedProb(m) !== undefined).map((m) => m.title));
     // "When will Freddie Mac officially announce an IPO?" (one market per date) never traded: bid 0, ask 0.99.
     const freddie = markets.filter((m) => m.title.startsWith('When will Freddie Mac') && isOpen(m));
     expect(freddie.length).toBeGreaterThan(1);
@@ -205,7 +208,13 @@ describe('hand-made pages', () => {
     ]);
     expect(batch.markets).toEqual([
       { id: 'kalshi:KXFIX-26-A', source: 'kalshi', question: 'Will A happen in 2026?', url: 'https://kalshi.com/markets/kxfix-26', topic: 'economics' },
-      { id: 'kalshi:KXFIX-26-B', source: 'kalshi', question: 'Who will win the fixture cup? (Team B)', url: 'https://kalshi.com/markets/kxfix-26', topic: null },
+      {
+        id: 'kalshi:KXFIX-26-B',
+        source: 'kalshi',
+        question: 'Who will win the fixture cup? (Team B)',
+        url: 'https://kalshi.com/markets/kxfix-26',
+        topic: null,
+      },
       { id: 'kalshi:KXFIX-26-C', source: 'kalshi', question: 'Both schemas at once', url: 'https://kalshi.com/markets/kxfix-26', topic: null },
       { id: 'kalshi:KXFIX-26-G', source: 'kalshi', question: 'Will Georgia win?', url: 'https://kalshi.com/markets/kxfix-26', topic: null },
       { id: 'kalshi:KXPAGE-27', source: 'kalshi', question: 'Will the second page be read?', url: 'https://kalshi.com/markets/kxpage-27', topic: null },
@@ -223,7 +232,14 @@ describe('hand-made pages', () => {
     for (const last of [{ cursor: '' }, { cursor: null }, {}]) {
       const { batch, requests } = await pollConnector(connector, route(json({ markets: [], ...last })), { now: NOW });
       expect(requests).toHaveLength(1);
-      expect(batch).toMatchObject({ kind: 'prediction', source: 'kalshi', markets: [], observations: [], problems: { invalid: 0, examples: [] }, complete: true });
+      expect(batch).toMatchObject({
+        kind: 'prediction',
+        source: 'kalshi',
+        markets: [],
+        observations: [],
+        problems: { invalid: 0, examples: [] },
+        complete: true,
+      });
     }
   });
 

@@ -73,7 +73,12 @@ describe('kraken connector', () => {
   // This repository's excerpt (the newest 40 candles) everywhere, the whole recording where ../shared exists.
   describe.each([
     { recording: 'an excerpt of', test: it, rowCount: 40, body: () => recordedFixture('kraken/ohlc_XXBTZUSD_240_excerpt_2023-02-19.json') },
-    { recording: 'the whole', test: withShared, rowCount: 720, body: () => sharedFixture('kraken/public_OHLC_XXBTZUSD_interval240_2022-10-23_to_2023-02-19.json') },
+    {
+      recording: 'the whole',
+      test: withShared,
+      rowCount: 720,
+      body: () => sharedFixture('kraken/public_OHLC_XXBTZUSD_interval240_2022-10-23_to_2023-02-19.json'),
+    },
   ])('on $recording real 4h recording (Kraken names the pair XXBTZUSD)', ({ test, rowCount, body }) => {
     const routes = (): UpstreamRoute[] => [ohlc({ pair: 'XBTUSD', interval: '4h' }, json(body())), ohlc({}, json(EMPTY))];
 
@@ -83,16 +88,31 @@ describe('kraken connector', () => {
       const { batch, requests } = await pollConnector(createKrakenConnector(['XBTUSD']), routes(), { now: NOW, backfill: true });
       expect(requests.map((u) => `${u.pathname}${u.search}`).sort()).toEqual(INTERVALS.map((i) => `/0/public/OHLC?pair=XBTUSD&interval=${MINUTES[i]}`).sort());
       expect(batch.candles).toEqual(rows.map((r) => expectedCandle('BTC/USD', '4h', r)));
-      expect(batch.candles.at(-1)).toEqual({ symbol: 'BTC/USD', interval: '4h', openTime: 1676836800000, open: 24531.1, high: 24573.2, low: 24251.2, close: 24385.2, volume: 370.71727172 });
+      expect(batch.candles.at(-1)).toEqual({
+        symbol: 'BTC/USD',
+        interval: '4h',
+        openTime: 1676836800000,
+        open: 24531.1,
+        high: 24573.2,
+        low: 24251.2,
+        close: 24385.2,
+        volume: 370.71727172,
+      });
       expect(batch.candles.every((c) => c.openTime % (4 * HOUR_MS) === 0)).toBe(true);
       expect(batch.problems).toEqual({ invalid: 0, examples: [] });
-      expect(batch.markets).toEqual([{ symbol: 'BTC/USD', name: 'Bitcoin / US Dollar', type: 'crypto', source: 'kraken', staleAfterMs: 5 * 60_000, halted: false }]);
+      expect(batch.markets).toEqual([
+        { symbol: 'BTC/USD', name: 'Bitcoin / US Dollar', type: 'crypto', source: 'kraken', staleAfterMs: 5 * 60_000, halted: false },
+      ]);
       expect(batch.quotes).toEqual([]); // no 5m candles: no quote rather than a wrong one
     });
 
     test('sends only the newest 2 after the backfill', async () => {
       const { batch } = await pollConnector(createKrakenConnector(['XBTUSD']), routes(), { now: NOW, backfill: false });
-      expect(batch.candles).toEqual(rowsOf(body()).slice(-2).map((r) => expectedCandle('BTC/USD', '4h', r)));
+      expect(batch.candles).toEqual(
+        rowsOf(body())
+          .slice(-2)
+          .map((r) => expectedCandle('BTC/USD', '4h', r)),
+      );
     });
   });
 
@@ -135,8 +155,12 @@ describe('kraken connector', () => {
       expect(full.batch.candles).toHaveLength(4 + 26);
       const recent = await pollConnector(connector, quoteRoutes(), { now: NOW, backfill: false });
       expect(recent.batch.candles).toEqual([
-        ...rowsOf(FIVE).slice(-2).map((r) => expectedCandle('BTC/USD', '5m', r)),
-        ...rowsOf(HOURLY).slice(-2).map((r) => expectedCandle('BTC/USD', '1h', r)),
+        ...rowsOf(FIVE)
+          .slice(-2)
+          .map((r) => expectedCandle('BTC/USD', '5m', r)),
+        ...rowsOf(HOURLY)
+          .slice(-2)
+          .map((r) => expectedCandle('BTC/USD', '1h', r)),
       ]);
       expect(recent.batch.quotes).toEqual(full.batch.quotes);
     });
@@ -155,7 +179,15 @@ describe('kraken connector', () => {
         [ohlc({ interval: '5m' }, json(FIVE)), ohlc({ interval: '1h' }, json(withRows(shortHistory))), ohlc({}, json(EMPTY))],
         { now: NOW },
       );
-      expect(batch.quotes).toEqual([{ symbol: 'BTC/USD', price: 97200, change24h: 0, volume24h: shortHistory.reduce((s, r) => s + Number(r[6]), 0), observedAt: Date.UTC(2026, 10, 23, 5, 55) }]);
+      expect(batch.quotes).toEqual([
+        {
+          symbol: 'BTC/USD',
+          price: 97200,
+          change24h: 0,
+          volume24h: shortHistory.reduce((s, r) => s + Number(r[6]), 0),
+          observedAt: Date.UTC(2026, 10, 23, 5, 55),
+        },
+      ]);
 
       const noHourly = await pollConnector(
         createKrakenConnector(['XBTUSD']),
@@ -230,7 +262,10 @@ describe('kraken connector', () => {
       ['an HTML page', { body: '<html><body>Cloudflare</body></html>', contentType: 'text/html' }, 'parse'],
       ['HTTP 520', { status: 520, body: 'oops' }, 'http'],
     ])('rethrows the first error when every request answers %s', async (_what, reply, failure) => {
-      await expect(pollConnector(createKrakenConnector(['XBTUSD', 'ETHUSD']), [ohlc({}, reply)], { now: NOW })).rejects.toMatchObject({ source: 'kraken', failure });
+      await expect(pollConnector(createKrakenConnector(['XBTUSD', 'ETHUSD']), [ohlc({}, reply)], { now: NOW })).rejects.toMatchObject({
+        source: 'kraken',
+        failure,
+      });
     });
 
     it('has at most 4 requests in flight', async () => {
@@ -257,11 +292,9 @@ describe('which Kraken errors are worth another try', () => {
     ['EGeneral:Invalid arguments', false],
     ['EService:Unavailable', true],
   ])('%s: retryable %s', async (message, retryable) => {
-    const error = await pollConnector(
-      createKrakenConnector(['XBTUSD']),
-      [{ path: '/0/public/OHLC', reply: { body: JSON.stringify({ error: [message] }) } }],
-      { now: 1 },
-    ).catch((e: unknown) => e);
+    const error = await pollConnector(createKrakenConnector(['XBTUSD']), [{ path: '/0/public/OHLC', reply: { body: JSON.stringify({ error: [message] }) } }], {
+      now: 1,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamError);
     expect((error as UpstreamError).retryable).toBe(retryable);
   });

@@ -107,7 +107,13 @@ describe('hand-made fixture', () => {
   it('keeps open binary markets; filters other kinds, resolved and closed ones; counts the invalid ones', async () => {
     const { batch } = await pollConnector(connector, route(ownFixture('manifold/markets_filters.json')), { now: NOW });
     expect(batch.markets).toEqual([
-      { id: 'manifold:mfKeep', source: 'manifold', question: 'Will this binary market be kept?', url: 'https://manifold.markets/fixture/binary-kept', topic: null },
+      {
+        id: 'manifold:mfKeep',
+        source: 'manifold',
+        question: 'Will this binary market be kept?',
+        url: 'https://manifold.markets/fixture/binary-kept',
+        topic: null,
+      },
       { id: 'manifold:mfNoClose', source: 'manifold', question: 'Without a close time?', url: 'https://manifold.markets/fixture/no-close', topic: null },
       {
         id: 'manifold:mfClosesLater',
@@ -141,6 +147,14 @@ describe('hand-made fixture', () => {
 
   it('an empty list is an empty batch', async () => {
     const { batch } = await pollConnector(connector, route('[]'), { now: NOW });
-    expect(batch).toMatchObject({ kind: 'prediction', source: 'manifold', markets: [], observations: [], problems: { invalid: 0, examples: [] }, skipped: {}, complete: true });
+    expect(batch).toMatchObject({
+      kind: 'prediction',
+      source: 'manifold',
+      markets: [],
+      observations: [],
+      problems: { invalid: 0, examples: [] },
+      skipped: {},
+      complete: true,
+    });
   });
 });

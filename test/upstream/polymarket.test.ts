@@ -306,8 +306,7 @@ describe('what a Gamma market says beyond its price', () => {
     closed: false,
     ...fields,
   });
-  const pollOne = async (fields: Record<string, unknown>) =>
-    (await pollConnector(connector, route(JSON.stringify([market(fields)])), { now: NOW })).batch;
+  const pollOne = async (fields: Record<string, unknown>) => (await pollConnector(connector, route(JSON.stringify([market(fields)])), { now: NOW })).batch;
 
   it.each([
     ['named outcomes: the first one, which the price is for', { outcomes: '["Lakers", "Celtics"]' }, 'Lakers vs. Celtics (Lakers)'],

@@ -132,12 +132,31 @@ describe('stocks connector', () => {
       expect(batch.problems.invalid).toBe(2); // the bar without a close, the bar dated 2026/11/19
       expect(batch.problems.examples).toEqual([expect.stringMatching(/MSFT line 5/), expect.stringMatching(/MSFT line 7/)]);
       const candles = batch.candles;
-      expect(candles.map((c) => isoDay(c.openTime))).toEqual(['2026-11-12', '2026-11-13', '2026-11-16', '2026-11-18', '2026-11-19', '2026-11-20', '2026-11-23']);
-      expect(candles[0]).toEqual({ symbol: 'MSFT/USD', interval: '1d', openTime: Date.UTC(2026, 10, 12), open: 410.1, high: 412.5, low: 408, close: 411.3, volume: 21_000_000 });
+      expect(candles.map((c) => isoDay(c.openTime))).toEqual([
+        '2026-11-12',
+        '2026-11-13',
+        '2026-11-16',
+        '2026-11-18',
+        '2026-11-19',
+        '2026-11-20',
+        '2026-11-23',
+      ]);
+      expect(candles[0]).toEqual({
+        symbol: 'MSFT/USD',
+        interval: '1d',
+        openTime: Date.UTC(2026, 10, 12),
+        open: 410.1,
+        high: 412.5,
+        low: 408,
+        close: 411.3,
+        volume: 21_000_000,
+      });
       expect(candles[1]).toMatchObject({ open: 411.3, volume: 19_500_000 });
       expect(candles.at(-2)).toMatchObject({ high: 419, close: 418.1, volume: 23_456_789 });
       // The change is computed from the closes as read (418.1 -> 419.5), unrounded: the API rounds it once.
-      expect(batch.quotes).toEqual([{ symbol: 'MSFT/USD', price: 419.5, change24h: pct(418.1, 419.5), volume24h: 24_000_000, observedAt: Date.parse('2026-11-23T21:00:00Z') }]);
+      expect(batch.quotes).toEqual([
+        { symbol: 'MSFT/USD', price: 419.5, change24h: pct(418.1, 419.5), volume24h: 24_000_000, observedAt: Date.parse('2026-11-23T21:00:00Z') },
+      ]);
     });
 
     it('stamps the close at 21:00 UTC, but never later than now', async () => {
@@ -169,7 +188,11 @@ describe('stocks connector', () => {
     it("keeps the tickers that answered when one has 'No data' and another hit the daily limit", async () => {
       const { batch } = await pollConnector(
         createStocksConnector(['AAPL', 'MSFT', 'NVDA']),
-        [route('AAPL', csv(ownFixture('stocks/aapl_small.csv'))), route('MSFT', text(ownFixture('stocks/no_data.txt'))), route('NVDA', text(ownFixture('stocks/hits_limit.txt')))],
+        [
+          route('AAPL', csv(ownFixture('stocks/aapl_small.csv'))),
+          route('MSFT', text(ownFixture('stocks/no_data.txt'))),
+          route('NVDA', text(ownFixture('stocks/hits_limit.txt'))),
+        ],
         { now: LATER, backfill: true },
       );
       expect(batch.quotes.map((q) => q.symbol)).toEqual(['AAPL/USD']);
@@ -220,7 +243,11 @@ describe('stocks connector', () => {
         setTimeout(() => inFlight--, 60);
         return { body: msft, contentType: 'text/csv', delayMs: 60 };
       };
-      const { batch, requests } = await pollConnector(createStocksConnector(), TICKERS.map(([t]) => route(t, slow)), { now: LATER, backfill: false });
+      const { batch, requests } = await pollConnector(
+        createStocksConnector(),
+        TICKERS.map(([t]) => route(t, slow)),
+        { now: LATER, backfill: false },
+      );
       expect(requests).toHaveLength(7);
       expect(peak).toBe(3);
       expect(batch.quotes).toHaveLength(7);

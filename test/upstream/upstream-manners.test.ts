@@ -67,7 +67,9 @@ async function binancePoller(klines: (n: number) => UpstreamReply, ticker: (n: n
 }
 
 it('a 429 in the middle of a poll: no request is sent after it, the quotes already read are kept, the next poll waits for Retry-After', async () => {
-  const { poller, batches, server } = await binancePoller((n) => (n === 10 ? { status: 429, body: '{"code":-1003}', headers: { 'retry-after': '120' } } : ok(KLINES)));
+  const { poller, batches, server } = await binancePoller((n) =>
+    n === 10 ? { status: 429, body: '{"code":-1003}', headers: { 'retry-after': '120' } } : ok(KLINES),
+  );
   await poller.pollOnce();
   const answeredAt = Date.now();
 
@@ -97,7 +99,10 @@ it('a 418 (an IP ban) without Retry-After holds the source for ten minutes', asy
 });
 
 it('a 503 with Retry-After: the retry within the poll is not sent, and the next poll waits', async () => {
-  const { poller, server } = await binancePoller(() => ok(KLINES), () => ({ status: 503, body: 'maintenance', headers: { 'retry-after': '30' } }));
+  const { poller, server } = await binancePoller(
+    () => ok(KLINES),
+    () => ({ status: 503, body: 'maintenance', headers: { 'retry-after': '30' } }),
+  );
   const started = Date.now();
   await poller.pollOnce();
   expect(server.requests).toHaveLength(1);
@@ -106,7 +111,11 @@ it('a 503 with Retry-After: the retry within the poll is not sent, and the next 
 });
 
 it('a hung upstream, one request a poll: five timeouts open the circuit and nothing more is sent', async () => {
-  const { poller, server } = await binancePoller(() => ok(KLINES), () => ({ fault: 'hang' }), 200);
+  const { poller, server } = await binancePoller(
+    () => ok(KLINES),
+    () => ({ fault: 'hang' }),
+    200,
+  );
   await poller.pollOnce(); // three attempts, three timeouts
   expect(server.requests).toHaveLength(3);
   expect(poller.stats().circuit).toBe('closed');
@@ -119,7 +128,11 @@ it('a hung upstream, one request a poll: five timeouts open the circuit and noth
 });
 
 it('a hung upstream, fifty requests a poll: the circuit opens after five failed requests within the poll', async () => {
-  const { poller, server } = await binancePoller(() => ({ fault: 'hang' }), () => ok(TICKERS), 200);
+  const { poller, server } = await binancePoller(
+    () => ({ fault: 'hang' }),
+    () => ok(TICKERS),
+    200,
+  );
   await poller.pollOnce();
   expect(poller.stats().circuit).toBe('open');
   const klines = server.requests.filter((u) => u.pathname === '/api/v3/klines');

@@ -7,12 +7,7 @@ import { INTERVALS, type Candle, type Interval, type MarketMeta, type Quote } fr
 import type { Connector, MarketDataBatch } from '../connector.js';
 import { parseEnvelope, parseItems } from '../validate.js';
 import { decimal, nonNegativeDecimal, positiveDecimal } from './decimal.js';
-import {
-  BACKFILL_CANDLES,
-  marketDataBatch,
-  RECENT_CANDLES,
-  settleRequests,
-} from './market-data-common.js';
+import { BACKFILL_CANDLES, marketDataBatch, RECENT_CANDLES, settleRequests } from './market-data-common.js';
 
 export const BINANCE_SOURCE = 'binance';
 
@@ -64,7 +59,10 @@ export function createBinanceConnector(pairs: readonly string[] = Object.keys(BI
       const wanted = new Set(pairs);
       // Only the tracked pairs are validated: an untracked (delisted) symbol is not a problem of ours.
       const listed = parseEnvelope(BINANCE_SOURCE, z.array(z.unknown()), tickerBody, 'the ticker list');
-      const tickers = parseItems(Ticker, listed.filter((t) => wanted.has((t as { symbol?: unknown } | null)?.symbol as string)));
+      const tickers = parseItems(
+        Ticker,
+        listed.filter((t) => wanted.has((t as { symbol?: unknown } | null)?.symbol as string)),
+      );
       const quotes: Quote[] = tickers.items
         .filter((t) => wanted.has(t.symbol))
         .map((t) => ({ symbol: binanceSymbol(t.symbol), price: t.lastPrice, change24h: t.priceChangePercent, volume24h: t.volume, observedAt: t.closeTime }));

@@ -24,4 +24,3 @@ export function utcDay(text: string): number | undefined {
   // Date.parse rolls impossible days over (2026-11-31 -> 12-01): only a date that reads back the same counts.
   return Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== text ? undefined : ms;
 }
-

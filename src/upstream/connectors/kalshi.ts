@@ -70,7 +70,12 @@ export interface KalshiSelection extends Paging {
   events?: readonly string[];
 }
 
-export function createKalshiConnector({ series = [], events = [], maxMarkets = KALSHI_MAX_MARKETS, pageGapMs: configuredGap }: KalshiSelection = {}): Connector<PredictionBatch> {
+export function createKalshiConnector({
+  series = [],
+  events = [],
+  maxMarkets = KALSHI_MAX_MARKETS,
+  pageGapMs: configuredGap,
+}: KalshiSelection = {}): Connector<PredictionBatch> {
   // One market list per selector; none selected: the whole open list.
   const filters = [...series.map((s) => `&series_ticker=${encodeURIComponent(s)}`), ...events.map((e) => `&event_ticker=${encodeURIComponent(e)}`)];
   const lists = filters.length > 0 ? filters : [''];

@@ -10,13 +10,7 @@ import { UpstreamError } from '../errors.js';
 import type { UpstreamHttp } from '../http.js';
 import { parseEnvelope, parseItems } from '../validate.js';
 import { decimal, nonNegativeDecimal, positiveDecimal } from './decimal.js';
-import {
-  INTERVAL_MINUTES,
-  marketDataBatch,
-  percentChange,
-  RECENT_CANDLES,
-  settleRequests,
-} from './market-data-common.js';
+import { INTERVAL_MINUTES, marketDataBatch, percentChange, RECENT_CANDLES, settleRequests } from './market-data-common.js';
 
 export const KRAKEN_SOURCE = 'kraken';
 
@@ -89,7 +83,12 @@ export function createKrakenConnector(pairs: readonly string[] = Object.keys(KRA
         2,
         (r) => `${r.pair} ${r.interval}`,
         async ({ pair, interval }: { pair: string; interval: Interval }) => {
-          const body = parseEnvelope(KRAKEN_SOURCE, Envelope, await http.json(`/0/public/OHLC?pair=${pair}&interval=${INTERVAL_MINUTES[interval]}`), 'the OHLC answer');
+          const body = parseEnvelope(
+            KRAKEN_SOURCE,
+            Envelope,
+            await http.json(`/0/public/OHLC?pair=${pair}&interval=${INTERVAL_MINUTES[interval]}`),
+            'the OHLC answer',
+          );
           if (body.error.length > 0) throw krakenError(body.error, http.rateLimited);
           // The result is keyed by Kraken's own pair name (XXBTZUSD for XBTUSD), beside `last`.
           const key = Object.keys(body.result ?? {}).find((k) => k !== 'last');

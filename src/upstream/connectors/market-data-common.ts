@@ -47,12 +47,7 @@ export async function settleRequests<T, R>(
   return { values, problems };
 }
 
-export function marketDataBatch(
-  markets: MarketMeta[],
-  quotes: Quote[],
-  candles: Candle[],
-  ...problems: ItemProblems[]
-): MarketDataBatch {
+export function marketDataBatch(markets: MarketMeta[], quotes: Quote[], candles: Candle[], ...problems: ItemProblems[]): MarketDataBatch {
   return { kind: 'market-data', markets, quotes, candles, problems: mergeProblems(...problems), skipped: {} };
 }
 

@@ -48,7 +48,11 @@ const GammaMarket = z.object({
   archived: z.boolean().optional(),
   category: z.string().optional(),
   events: z
-    .array(z.object({ slug: z.string().optional(), category: z.string().optional(), tags: z.array(z.object({ label: z.string() }).passthrough()).optional() }).passthrough())
+    .array(
+      z
+        .object({ slug: z.string().optional(), category: z.string().optional(), tags: z.array(z.object({ label: z.string() }).passthrough()).optional() })
+        .passthrough(),
+    )
     .optional(),
 });
 

@@ -90,12 +90,17 @@ export function createStocksConnector(tickers: readonly string[] = Object.keys(S
     defaultBaseUrl: 'https://stooq.com',
     symbols: metas.map((m) => m.symbol),
     async poll({ http, backfill, now }) {
-      const answers = await settleRequests(tickers, 3, (t) => t, async (ticker) => {
-        const text = await http.text(`/q/d/l/?s=${ticker.toLowerCase()}.us&i=d`);
-        // Stooq answers its daily limit as text with a 200: a rate limit all the same, so the source is held.
-        if (/exceeded the daily hits limit/i.test(text)) throw http.rateLimited(`${ticker}: daily hits limit exceeded`);
-        return parseDailyBars(ticker, text);
-      });
+      const answers = await settleRequests(
+        tickers,
+        3,
+        (t) => t,
+        async (ticker) => {
+          const text = await http.text(`/q/d/l/?s=${ticker.toLowerCase()}.us&i=d`);
+          // Stooq answers its daily limit as text with a 200: a rate limit all the same, so the source is held.
+          if (/exceeded the daily hits limit/i.test(text)) throw http.rateLimited(`${ticker}: daily hits limit exceeded`);
+          return parseDailyBars(ticker, text);
+        },
+      );
       const keep = backfill ? BACKFILL_DAYS : RECENT_DAYS;
       const quotes = answers.values.flatMap((a) => {
         const q = dailyQuote(a.candles, now);

@@ -57,7 +57,14 @@ const ROWS: Row[] = [
   ['sol-etf-10b', 'crypto', 0.24, 310_000, 'normal', 'Will US spot Solana ETFs hold more than $10B in combined assets by June 30, 2027?'],
   ['usdc-100b-2027', 'crypto', 0.45, 68_000, 'normal', "Will USDC's circulating supply exceed $100B before December 31, 2027?"],
   ['us-market-structure-law', 'crypto', 0.39, 1_600_000, 'normal', 'Will a US crypto market-structure bill be signed into law before December 31, 2026?'],
-  ['us-btc-reserve-buy', 'crypto', 0.16, 2_200_000, 'normal', 'Will the US government announce a purchase of Bitcoin for its strategic reserve before July 1, 2027?'],
+  [
+    'us-btc-reserve-buy',
+    'crypto',
+    0.16,
+    2_200_000,
+    'normal',
+    'Will the US government announce a purchase of Bitcoin for its strategic reserve before July 1, 2027?',
+  ],
   ['tether-big4-audit', 'crypto', 0.11, 45_000, 'calm', 'Will Tether publish a full financial audit by a Big Four firm before December 31, 2027?'],
   ['doge-1-2027', 'crypto', 0.07, 820_000, 'jumpy', 'Will Dogecoin trade above $1.00 before December 31, 2027?'],
 
@@ -77,7 +84,14 @@ const ROWS: Row[] = [
   ['gpt6-mid-2027', 'tech', 0.41, 3_300_000, 'jumpy', 'Will OpenAI release a model named GPT-6 before July 1, 2027?'],
   ['apple-foldable-2026', 'tech', 0.52, 940_000, 'normal', 'Will Apple announce a foldable iPhone before December 31, 2026?'],
   ['nvda-6t-2027', 'tech', 0.43, 2_900_000, 'jumpy', "Will Nvidia's market cap close above $6 trillion on any day before June 30, 2027?"],
-  ['tesla-robotaxi-5-metros', 'tech', 0.14, 1_700_000, 'normal', 'Will Tesla run a paid robotaxi service with no safety monitor in 5+ US metro areas before December 31, 2026?'],
+  [
+    'tesla-robotaxi-5-metros',
+    'tech',
+    0.14,
+    1_700_000,
+    'normal',
+    'Will Tesla run a paid robotaxi service with no safety monitor in 5+ US metro areas before December 31, 2026?',
+  ],
   ['waymo-nyc-2027', 'tech', 0.34, 120_000, 'normal', 'Will Waymo open public driverless rides in New York City before December 31, 2027?'],
   ['spacex-ipo-2027', 'tech', 0.23, 1_050_000, 'normal', 'Will SpaceX or Starlink complete an IPO before December 31, 2027?'],
   ['apple-ceo-2026', 'tech', 0.24, 1_250_000, 'normal', 'Will Tim Cook step down as CEO of Apple before December 31, 2026?'],
@@ -88,9 +102,16 @@ const ROWS: Row[] = [
   ['artemis-2-2026', 'science', 0.78, 690_000, 'normal', "Will NASA's crewed Artemis II lunar flyby launch before December 31, 2026?"],
   ['artemis-3-landing-2027', 'science', 0.05, 460_000, 'calm', 'Will Artemis III land astronauts on the Moon before December 31, 2027?'],
   ['blue-moon-landing-2026', 'science', 0.28, 240_000, 'normal', "Will Blue Origin's Blue Moon MK1 lander touch down on the Moon before December 31, 2026?"],
-  ['mengzhou-test-2026', 'science', 0.61, 4_600, 'calm', "Will China fly its Mengzhou crew capsule on an uncrewed orbital test before December 31, 2026?"],
+  ['mengzhou-test-2026', 'science', 0.61, 4_600, 'calm', 'Will China fly its Mengzhou crew capsule on an uncrewed orbital test before December 31, 2026?'],
   ['fusion-gain-5', 'science', 0.15, 21_000, 'calm', 'Will a fusion experiment report a target gain above 5 before December 31, 2027?'],
-  ['rt-superconductor-2027', 'science', 0.03, 260_000, 'calm', 'Will an independent lab replicate a room-temperature, ambient-pressure superconductor before 2028?'],
+  [
+    'rt-superconductor-2027',
+    'science',
+    0.03,
+    260_000,
+    'calm',
+    'Will an independent lab replicate a room-temperature, ambient-pressure superconductor before 2028?',
+  ],
   ['h5n1-pheic-2027', 'science', 0.06, 180_000, 'normal', 'Will the WHO declare H5N1 a Public Health Emergency of International Concern before July 1, 2027?'],
   ['crispr-second-fda', 'science', 0.57, 7_800, 'calm', 'Will the FDA approve a second CRISPR-based therapy before December 31, 2027?'],
   ['k2-18b-biosignature', 'science', 0.04, 31_000, 'calm', 'Will a peer-reviewed paper report a 5-sigma biosignature detection on K2-18b before 2028?'],
@@ -125,17 +146,43 @@ const ROWS: Row[] = [
   ['ru-ua-peace-deal-2027', 'geopolitics', 0.19, 8_400_000, 'jumpy', 'Will Russia and Ukraine sign a peace agreement before July 1, 2027?'],
   ['us-iran-deal-2026', 'geopolitics', 0.14, 4_900_000, 'jumpy', 'Will the US and Iran announce a new nuclear agreement before December 31, 2026?'],
   ['taiwan-blockade-2027', 'geopolitics', 0.06, 3_700_000, 'normal', 'Will China impose a naval blockade on Taiwan before December 31, 2027?'],
-  ['israel-saudi-ties-2027', 'geopolitics', 0.16, 1_350_000, 'normal', 'Will Israel and Saudi Arabia establish formal diplomatic relations before December 31, 2027?'],
+  [
+    'israel-saudi-ties-2027',
+    'geopolitics',
+    0.16,
+    1_350_000,
+    'normal',
+    'Will Israel and Saudi Arabia establish formal diplomatic relations before December 31, 2027?',
+  ],
   ['xi-us-visit-2026', 'geopolitics', 0.42, 970_000, 'normal', 'Will Xi Jinping visit the United States before December 31, 2026?'],
   ['dprk-nuclear-test-2027', 'geopolitics', 0.12, 560_000, 'normal', 'Will North Korea conduct a nuclear test before December 31, 2027?'],
-  ['hormuz-closure-2027', 'geopolitics', 0.04, 690_000, 'normal', 'Will the Strait of Hormuz be closed to commercial shipping for 24 hours or more before 2028?'],
+  [
+    'hormuz-closure-2027',
+    'geopolitics',
+    0.04,
+    690_000,
+    'normal',
+    'Will the Strait of Hormuz be closed to commercial shipping for 24 hours or more before 2028?',
+  ],
   ['nato-new-member-2027', 'geopolitics', 0.05, 41_000, 'calm', 'Will NATO admit a new member state before December 31, 2027?'],
-  ['unsc-sudan-2027', 'geopolitics', 0.18, 11_000, 'calm', 'Will the UN Security Council adopt a resolution demanding a ceasefire in Sudan before July 1, 2027?'],
+  [
+    'unsc-sudan-2027',
+    'geopolitics',
+    0.18,
+    11_000,
+    'calm',
+    'Will the UN Security Council adopt a resolution demanding a ceasefire in Sudan before July 1, 2027?',
+  ],
 ];
 
-export const DEMO_PREDICTION_MARKETS: readonly DemoPredictionMarket[] = ROWS.map(
-  ([slug, topic, prob, volume24h, volatility, question]) => ({ slug, question, topic, prob, volume24h, volatility }),
-);
+export const DEMO_PREDICTION_MARKETS: readonly DemoPredictionMarket[] = ROWS.map(([slug, topic, prob, volume24h, volatility, question]) => ({
+  slug,
+  question,
+  topic,
+  prob,
+  volume24h,
+  volatility,
+}));
 
 export const demoPredictionId = (slug: string): string => `${DEMO_SOURCE}:${slug}`;
 
