@@ -3,7 +3,7 @@
  *
  *   domain -> store -> services (feeds, ingest, quotas, keys, analytics, alerts, briefs)
  *     -> read models -> schema and resolvers (src/graphql) -> edge (the request sequence)
- *     -> transports (REST facades, /graphql over HTTP) -> http (listeners) -> composition (app, cli, config)
+ *     -> transports (REST facades, /graphql over HTTP) -> http (listeners) -> composition (app, src/composition, cli, config)
  *
  * A module may import its own layer and the ones before it, never a later one, and no import
  * cycle is allowed anywhere.
@@ -24,37 +24,37 @@ module.exports = {
       name: 'store-below-services',
       severity: 'error',
       from: { path: '^src/store/' },
-      to: { path: later('analytics', 'prediction', 'alerts', 'auth', 'quota', 'upstream', 'ingest', 'brief', 'metrics', 'readmodel', 'graphql', 'edge', 'rest', 'graphql-http', 'http', 'cli', 'config', 'app') },
+      to: { path: later('analytics', 'prediction', 'alerts', 'auth', 'quota', 'upstream', 'ingest', 'brief', 'metrics', 'readmodel', 'graphql', 'edge', 'rest', 'graphql-http', 'http', 'cli', 'config', 'composition', 'app') },
     },
     {
       name: 'services-below-schema',
       severity: 'error',
       from: { path: '^src/(analytics|prediction|alerts|auth|quota|upstream|ingest|brief|metrics|readmodel)/' },
-      to: { path: later('graphql', 'edge', 'rest', 'graphql-http', 'http', 'cli', 'config', 'app') },
+      to: { path: later('graphql', 'edge', 'rest', 'graphql-http', 'http', 'cli', 'config', 'composition', 'app') },
     },
     {
       name: 'schema-below-edge',
       severity: 'error',
       from: { path: '^src/graphql/' },
-      to: { path: later('edge', 'rest', 'graphql-http', 'http', 'cli', 'config', 'app') },
+      to: { path: later('edge', 'rest', 'graphql-http', 'http', 'cli', 'config', 'composition', 'app') },
     },
     {
       name: 'edge-below-transports',
       severity: 'error',
       from: { path: '^src/edge/' },
-      to: { path: later('graphql', 'rest', 'graphql-http', 'http', 'cli', 'config', 'app') },
+      to: { path: later('graphql', 'rest', 'graphql-http', 'http', 'cli', 'config', 'composition', 'app') },
     },
     {
       name: 'transports-below-http',
       severity: 'error',
       from: { path: '^src/(rest|graphql-http)/' },
-      to: { path: later('http', 'cli', 'config', 'app') },
+      to: { path: later('http', 'cli', 'config', 'composition', 'app') },
     },
     {
       name: 'http-below-composition',
       severity: 'error',
       from: { path: '^src/http/' },
-      to: { path: later('cli', 'config', 'app') },
+      to: { path: later('cli', 'config', 'composition', 'app') },
     },
   ],
   options: {

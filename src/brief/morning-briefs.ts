@@ -11,8 +11,8 @@ import type { PredictionReadModel } from '../readmodel/prediction-read-model.js'
 import type { PredictionRepository } from '../store/prediction.js';
 import type { BriefInput } from './brief-input.js';
 import { BUILTIN_WRITER, composeBuiltinBrief } from './builtin-writer.js';
+import { DAY_MS } from '../domain/time.js';
 
-const DAY_MS = 86_400_000;
 const BRIEF_MARKETS = 10;
 const BRIEF_MOVEMENTS = 10;
 const SCHEDULE_CHECK_MS = 60_000;

@@ -1,6 +1,7 @@
 /** Configuration from the environment, validated once at start (a bad value stops start-up with a clear message). */
 import path from 'node:path';
 import { z } from 'zod';
+import { DAY_MS } from '../domain/time.js';
 import { PlanLimitOverridesSchema, resolvePlanLimits, type PlanLimitTable } from '../quota/plans.js';
 import { LIVE_SOURCES, parseFeeds, PREDICTION_SOURCES, type FeedSelection, type UpstreamSettings } from '../upstream/sources.js';
 
@@ -104,7 +105,7 @@ const SourceEnvSchema = z.object(
   Object.fromEntries(
     LIVE_SOURCES.flatMap((s) => [
       [`${s.toUpperCase()}_BASE_URL`, z.string().url().optional()],
-      [`${s.toUpperCase()}_POLL_MS`, z.coerce.number().int().min(50).max(86_400_000).optional()],
+      [`${s.toUpperCase()}_POLL_MS`, z.coerce.number().int().min(50).max(DAY_MS).optional()],
       ...((PREDICTION_SOURCES as readonly string[]).includes(s)
         ? [[`${s.toUpperCase()}_MAX_MARKETS`, z.coerce.number().int().min(1).max(100_000).optional()]]
         : []),

@@ -12,6 +12,7 @@ import type { PredictionReadModel } from '../readmodel/prediction-read-model.js'
 import type { PredictionRepository, Sweep } from '../store/prediction.js';
 import { createSerialQueue } from './serial.js';
 import { createTicker } from './ticker.js';
+import { DAY_MS, HOUR_MS } from '../domain/time.js';
 
 /** What a prediction feed offers: the demo feed today, live platforms later. */
 export interface PredictionFeed {
@@ -35,8 +36,8 @@ export interface PredictionIngestOptions {
   now: () => number;
 }
 
-const HISTORY_KEPT_MS = 3 * 24 * 3_600_000;
-const PRUNE_EVERY_MS = 3_600_000;
+const HISTORY_KEPT_MS = 3 * DAY_MS;
+const PRUNE_EVERY_MS = HOUR_MS;
 
 export function createPredictionIngestRunner(options: PredictionIngestOptions) {
   const { repo, readModel, feed, logger } = options;

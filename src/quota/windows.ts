@@ -1,8 +1,9 @@
 /** Fixed windows aligned to the UTC clock (D4): the minute starts at second 0, the day at 00:00 UTC. */
+import { DAY_MS, MINUTE_MS } from '../domain/time.js';
 
 export type WindowName = 'minute' | 'day';
 
-export const WINDOW_MS: Record<WindowName, number> = { minute: 60_000, day: 86_400_000 };
+export const WINDOW_MS: Record<WindowName, number> = { minute: MINUTE_MS, day: DAY_MS };
 
 export interface WindowSpan {
   /** Sequence number of the window since the epoch: part of the counter key, so windows never overlap. */

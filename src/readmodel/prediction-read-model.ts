@@ -9,9 +9,8 @@ import { deltaPoints, percentOf, roundPoints } from '../prediction/percent.js';
 import { distinctQuestions } from '../prediction/questions.js';
 import { scoreMarkets } from '../prediction/scoring.js';
 import type { PredictionRepository } from '../store/prediction.js';
+import { DAY_MS, HOUR_MS } from '../domain/time.js';
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 /** History kept in memory: a day back from now, plus the hour the reference falls in. */
 const HISTORY_KEPT_MS = DAY_MS + 2 * HOUR_MS;
 /** Enough for the largest GET /alerts answer (D6). */

@@ -3,8 +3,7 @@ import type { Kysely } from 'kysely';
 import type { MorningBrief, MovementAlert, MovementBaseline, PredictionMarket, PredictionMarketMeta, ProbabilityObservation } from '../domain/prediction.js';
 import { chunks } from './batches.js';
 import type { Database, MovementAlertsTable, PredictionMarketsTable } from './tables.js';
-
-const HOUR_MS = 3_600_000;
+import { HOUR_MS } from '../domain/time.js';
 
 export interface HistoryPoint {
   marketId: string;

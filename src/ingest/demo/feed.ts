@@ -7,7 +7,8 @@ import { INTERVALS, type Candle, type Interval, type MarketMeta, type Quote } fr
 import { applyTrade } from '../candles.js';
 import { DEMO_MARKETS, demoMarketMetas, type DemoMarket } from './catalogue.js';
 import { generateHistory, type Regime } from './history.js';
-import { DAY_MS, roundPrice, sigmaOver, volumeOver } from './model.js';
+import { DAY_MS } from '../../domain/time.js';
+import { roundPrice, sigmaOver, volumeOver } from './model.js';
 import { HOURLY_KEPT, quoteFromHourly } from './quote.js';
 import { createRandom, type Random } from './random.js';
 

@@ -1,10 +1,10 @@
 /** The small bits of price/volume maths both the history generator and the live tick use. */
 import type { Random } from './random.js';
+import { DAY_MS } from '../../domain/time.js';
 
 // Aliased once: inside Node vm contexts (Jest) every lookup of the global `Math` is slow, and this is hot code.
 const { abs, exp, max, round, sqrt } = Math;
 
-export const DAY_MS = 24 * 60 * 60_000;
 /** The demo trades every market around the clock, so volatility scales over calendar time. */
 export const YEAR_MS = 365.25 * DAY_MS;
 

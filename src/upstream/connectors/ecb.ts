@@ -11,11 +11,11 @@ import type { ItemProblems } from '../validate.js';
 import { parseCsv, utcDay } from './csv.js';
 import { decimalCell } from './decimal.js';
 import { marketDataBatch, percentChange } from './market-data-common.js';
+import { DAY_MS, HOUR_MS } from '../../domain/time.js';
 
 export const ECB_SOURCE = 'ecb';
-const DAY_MS = 86_400_000;
 /** The ECB publishes around 16:00 CET: a fixing is stamped 15:00 UTC of its date. */
-const FIXING_MS = 15 * 3_600_000;
+const FIXING_MS = 15 * HOUR_MS;
 const BACKFILL_DAYS = 300;
 const RECENT_DAYS = 5;
 
@@ -139,7 +139,7 @@ export function createEcbConnector(): Connector<MarketDataBatch> & { symbols: st
   return {
     source: ECB_SOURCE,
     kind: 'market-data',
-    pollMs: 3_600_000,
+    pollMs: HOUR_MS,
     defaultBaseUrl: 'https://www.ecb.europa.eu/stats/eurofxref',
     symbols: ECB_CROSSES.map((c) => c.symbol),
     async poll({ http, backfill, now }) {

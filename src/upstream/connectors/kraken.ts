@@ -11,6 +11,7 @@ import type { UpstreamHttp } from '../http.js';
 import { parseEnvelope, parseItems } from '../validate.js';
 import { decimal, nonNegativeDecimal, positiveDecimal } from './decimal.js';
 import { INTERVAL_MINUTES, marketDataBatch, percentChange, RECENT_CANDLES, settleRequests } from './market-data-common.js';
+import { HOUR_MS } from '../../domain/time.js';
 
 export const KRAKEN_SOURCE = 'kraken';
 
@@ -25,7 +26,6 @@ export const KRAKEN_PAIRS: Record<string, { symbol: string; name: string }> = {
   LTCUSD: { symbol: 'LTC/USD', name: 'Litecoin / US Dollar' },
 };
 
-const HOUR_MS = 3_600_000;
 const FIVE_MINUTES_MS = 5 * 60_000;
 
 const Envelope = z.object({ error: z.array(z.string()), result: z.record(z.string(), z.unknown()).optional() });

@@ -10,11 +10,11 @@ import type { ItemProblems } from '../validate.js';
 import { parseCsv, utcDay } from './csv.js';
 import { decimalCell } from './decimal.js';
 import { marketDataBatch, percentChange, settleRequests } from './market-data-common.js';
+import { DAY_MS, HOUR_MS } from '../../domain/time.js';
 
 export const STOCKS_SOURCE = 'stocks';
-const DAY_MS = 86_400_000;
 /** US markets close at 16:00 New York, 21:00 UTC in winter: a daily bar is stamped then. */
-const CLOSE_MS = 21 * 3_600_000;
+const CLOSE_MS = 21 * HOUR_MS;
 const BACKFILL_DAYS = 300;
 const RECENT_DAYS = 5;
 const COLUMNS = ['Date', 'Open', 'High', 'Low', 'Close', 'Volume'];
@@ -86,7 +86,7 @@ export function createStocksConnector(tickers: readonly string[] = Object.keys(S
   return {
     source: STOCKS_SOURCE,
     kind: 'market-data',
-    pollMs: 3_600_000,
+    pollMs: HOUR_MS,
     defaultBaseUrl: 'https://stooq.com',
     symbols: metas.map((m) => m.symbol),
     async poll({ http, backfill, now }) {

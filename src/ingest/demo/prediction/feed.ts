@@ -8,6 +8,7 @@ import type { PredictionFeed } from '../../prediction-ingest-runner.js';
 import { createRandom, type Random } from '../random.js';
 import { DEMO_PREDICTION_MARKETS, demoPredictionId, demoPredictionMetas } from './catalogue.js';
 import { initialState, observe, step, type MarketState } from './model.js';
+import { HOUR_MS } from '../../../domain/time.js';
 
 export interface DemoPredictionFeedOptions {
   seed: number;
@@ -60,7 +61,7 @@ export function createDemoPredictionFeed(options: DemoPredictionFeedOptions): Pr
   const historyHours = options.historyHours ?? DEFAULT_HISTORY_HOURS;
   if (!Number.isFinite(seed)) throw new RangeError(`demo prediction feed: seed must be a finite number, got ${seed}`);
   if (!Number.isFinite(now)) throw new RangeError(`demo prediction feed: now must be a finite time in ms, got ${now}`);
-  const steps = Math.floor((historyHours * 3_600_000) / STEP_MS);
+  const steps = Math.floor((historyHours * HOUR_MS) / STEP_MS);
   if (!Number.isFinite(historyHours) || steps < 1) {
     throw new RangeError(`demo prediction feed: historyHours must be a finite number >= 1/6 (one 10-minute step), got ${historyHours}`);
   }

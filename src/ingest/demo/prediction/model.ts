@@ -3,11 +3,10 @@ import type { ProbabilityObservation } from '../../../domain/prediction.js';
 import { roundProb } from '../../../prediction/percent.js';
 import type { Random } from '../random.js';
 import type { DemoPredictionMarket, VolatilityClass } from './catalogue.js';
+import { DAY_MS, HOUR_MS } from '../../../domain/time.js';
 
 // Aliased once: inside Node vm contexts (Jest) every lookup of the global `Math` is slow, and this is hot code.
 const { exp, log, max, min, round, sqrt } = Math;
-
-const DAY_MS = 24 * 60 * 60_000;
 
 interface ClassParams {
   /** Standard deviation of the logit over one day (sqrt-time scaling). At p = 0.5, 0.1 is about 2.5 points. */
@@ -30,7 +29,7 @@ export const PROB_MAX = 0.99;
 const JUMP_MIN = 0.06;
 const JUMP_MAX = 0.2;
 /** Volume noise: log-deviation from the norm reverts with this time constant, around this spread. */
-const VOLUME_REVERT_MS = 6 * 3_600_000;
+const VOLUME_REVERT_MS = 6 * HOUR_MS;
 const VOLUME_SPREAD = 0.2;
 
 const logit = (p: number): number => log(p / (1 - p));

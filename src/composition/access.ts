@@ -1,0 +1,54 @@
+/**
+ * Who may ask and how much: the authenticator (keys, revocations), the quota (Redis for several
+ * instances, else the process and its store), and one edge per listener over them.
+ */
+import type { Logger } from 'pino';
+import { createAuthenticator } from '../auth/authenticator.js';
+import type { Config } from '../config/config.js';
+import type { Variant } from '../domain/variant.js';
+import type { DegradedAnswers } from '../edge/degraded.js';
+import { createEdge, type Edge } from '../edge/edge.js';
+import type { createMetrics } from '../metrics/metrics.js';
+import { createStoreQuota } from '../quota/index.js';
+import { createRedisQuota } from '../quota/redis-quota.js';
+import type { Stores } from './stores.js';
+
+export interface AccessDeps {
+  config: Config;
+  stores: Stores;
+  metrics: ReturnType<typeof createMetrics>;
+  degraded: DegradedAnswers;
+  logger: Logger;
+  now: () => number;
+}
+
+export function buildAccess({ config, stores, metrics, degraded, logger, now }: AccessDeps) {
+  const { store, redis } = stores;
+  const authenticator = createAuthenticator({
+    accounts: store.accounts,
+    pollMs: config.revocationPollMs,
+    onError: (error) => logger.warn({ err: error }, 'revocation poll failed'),
+  });
+  const sharedQuota = redis ? createRedisQuota({ redis, days: store.quotaDays, logger, limits: config.planLimits }) : undefined;
+  const quota = sharedQuota ?? createStoreQuota(store.connection, config.planLimits);
+  // One edge per listener: its variant labels the refusals and metrics of every transport there.
+  const edgeFor = (variant: Variant): Edge =>
+    createEdge({
+      variant,
+      authenticator,
+      quota,
+      now,
+      onDegraded: (error) => degraded.record(`quota ${variant}`, error),
+      onRefused: (product) => metrics.quotaRejections.inc({ variant, product }),
+    });
+  return {
+    edges: { A: edgeFor('A'), B: edgeFor('B') } satisfies Record<Variant, Edge>,
+    sharedQuota,
+    /** Revocations are polled by the instances that answer requests. */
+    start: () => authenticator.start(),
+    async stop(): Promise<void> {
+      authenticator.stop();
+      await sharedQuota?.stop();
+    },
+  };
+}

@@ -1,0 +1,48 @@
+/** The unified schema and /graphql over it: Apollo Server, the compiled fast path, one error formatter, per-listener handlers. */
+import type { Logger } from 'pino';
+import type { Config } from '../config/config.js';
+import type { DegradedAnswers } from '../edge/degraded.js';
+import type { Edge } from '../edge/edge.js';
+import { createSchema } from '../graphql/schema.js';
+import type { GraphQLServices } from '../graphql/services.js';
+import { createErrorFormatter, createGraphQLServer } from '../graphql-http/apollo-server.js';
+import { createOperationCompiler } from '../graphql-http/compiled-operations.js';
+import { graphqlGuards } from '../graphql-http/guards.js';
+import { createGraphQLHttpHandler } from '../graphql-http/http-handler.js';
+import type { createMetrics } from '../metrics/metrics.js';
+
+/** Largest /graphql body; a larger one is refused with 413 before it is read whole. */
+const MAX_GRAPHQL_BODY_BYTES = 100 * 1024;
+
+export interface GraphQLDeps {
+  config: Config;
+  services: GraphQLServices;
+  metrics: ReturnType<typeof createMetrics>;
+  degraded: DegradedAnswers;
+  logger: Logger;
+}
+
+export async function buildGraphQL({ config, services, metrics, degraded, logger }: GraphQLDeps) {
+  const schema = createSchema();
+  const guards = graphqlGuards();
+  const formatError = createErrorFormatter({ degraded, logger, suggestions: config.graphql.suggestions });
+  const apollo = await createGraphQLServer({ schema, guards, formatError, production: config.production, ...config.graphql, logger, degraded });
+  const compiler = createOperationCompiler(schema, { validationRules: guards.validationRules, maxTokens: guards.parseOptions.maxTokens });
+  return {
+    schema,
+    /** /graphql on the listener of `edge`'s variant. */
+    handlerFor: (edge: Edge) =>
+      createGraphQLHttpHandler({
+        server: apollo,
+        schema,
+        compiler,
+        edge,
+        services,
+        formatError,
+        requests: metrics.graphqlRequests,
+        degraded,
+        maxBodyBytes: MAX_GRAPHQL_BODY_BYTES,
+      }),
+    stop: () => apollo.stop(),
+  };
+}

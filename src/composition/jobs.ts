@@ -1,0 +1,103 @@
+/**
+ * The background jobs: demo and live feeds ingested into the store and the read models, price and
+ * movement alerts, the morning brief. `start` and `stop` run them all; with PostgreSQL the lease
+ * (coordination.ts) decides which instance does.
+ */
+import type { Logger } from 'pino';
+import { createAlertEvaluator } from '../alerts/alert-evaluator.js';
+import type { BriefService } from '../analytics/brief-service.js';
+import { createBriefWriter } from '../brief/index.js';
+import { createMorningBriefService } from '../brief/morning-briefs.js';
+import type { Config } from '../config/config.js';
+import { createDemoFeed } from '../ingest/demo/feed.js';
+import { createDemoPredictionFeed } from '../ingest/demo/prediction/feed.js';
+import { withoutSymbols } from '../ingest/demo/without-symbols.js';
+import { createIngestRunner } from '../ingest/ingest-runner.js';
+import { createPredictionIngestRunner } from '../ingest/prediction-ingest-runner.js';
+import type { createMetrics } from '../metrics/metrics.js';
+import type { MarketReadModel } from '../readmodel/market-read-model.js';
+import type { PredictionReadModel } from '../readmodel/prediction-read-model.js';
+import { createLiveFeeds } from '../upstream/live-feeds.js';
+import { createConnectors, liveSymbols } from '../upstream/registry.js';
+import type { Stores } from './stores.js';
+
+export interface JobDeps {
+  config: Config;
+  stores: Stores;
+  markets: MarketReadModel;
+  predictions: PredictionReadModel;
+  briefs: BriefService;
+  metrics: ReturnType<typeof createMetrics>;
+  logger: Logger;
+  now: () => number;
+}
+
+export function buildJobs({ config, stores, markets, predictions, briefs, metrics, logger, now }: JobDeps) {
+  const { jobsStore, notifier } = stores;
+  const connectors = createConnectors(config.feeds.live, config.upstream);
+  const alerts = createAlertEvaluator({
+    alerts: jobsStore.priceAlerts,
+    briefs,
+    logger,
+    onTransition: (_alert, status) => metrics.alerts.inc({ kind: `price_${status}` }),
+  });
+  const ingest = createIngestRunner({
+    store: jobsStore,
+    markets,
+    // The demo leaves out the symbols a live source serves.
+    feed: config.feeds.demo ? withoutSymbols(createDemoFeed({ seed: config.demoSeed, now: now() }), liveSymbols(connectors)) : undefined,
+    tickMs: config.demoTickMs,
+    alerts,
+    onChange: () => notifier?.changed('market-data'),
+    logger,
+    now,
+  });
+  const predictionIngest = createPredictionIngestRunner({
+    repo: jobsStore.prediction,
+    readModel: predictions,
+    feed: config.feeds.demo ? createDemoPredictionFeed({ seed: config.demoSeed, now: now() }) : undefined,
+    tickMs: config.demoTickMs,
+    onChange: () => notifier?.changed('prediction'),
+    onAlerts: (count) => metrics.alerts.inc({ kind: 'movement' }, count),
+    logger,
+    now,
+  });
+  const liveFeeds = createLiveFeeds({
+    connectors,
+    upstream: config.upstream,
+    acceptMarketData: ingest.accept,
+    acceptPrediction: predictionIngest.accept,
+    logger,
+    now,
+  });
+  metrics.watchFeeds(() => liveFeeds.stats());
+  const morningBriefs = createMorningBriefService({
+    repo: stores.store.prediction,
+    readModel: predictions,
+    composer: createBriefWriter(
+      { llmBaseUrl: config.llm.baseUrl, llmModel: config.llm.model, llmApiKey: config.llm.apiKey, llmTimeoutMs: config.llm.timeoutMs },
+      logger,
+    ),
+    hourUtc: config.briefHourUtc,
+    now,
+    logger,
+  });
+
+  return {
+    alerts,
+    ingest,
+    predictionIngest,
+    liveFeeds,
+    morningBriefs,
+    async start(): Promise<void> {
+      await Promise.all([ingest.start(), predictionIngest.start()]);
+      liveFeeds.start();
+      morningBriefs.start();
+    },
+    async stop(): Promise<void> {
+      await Promise.all([liveFeeds.stop(), ingest.stop(), predictionIngest.stop(), morningBriefs.stop()]);
+    },
+  };
+}
+
+export type Jobs = ReturnType<typeof buildJobs>;

@@ -1,0 +1,59 @@
+/** The two listeners, built from one table: each variant's routes, its OpenAPI document, its edge. */
+import type { RequestListener } from 'node:http';
+import type { Logger } from 'pino';
+import type { Variant } from '../domain/variant.js';
+import type { DegradedAnswers } from '../edge/degraded.js';
+import type { Edge } from '../edge/edge.js';
+import type { GraphQLServices } from '../graphql/services.js';
+import { createVariantApp } from '../http/variant-app.js';
+import { createHttpMetrics } from '../metrics/http-metrics.js';
+import type { createMetrics } from '../metrics/metrics.js';
+import { createFacadeHandler } from '../rest/facade.js';
+import { buildOpenApiDocument } from '../rest/openapi.js';
+import type { RouteDefinition } from '../rest/route-table.js';
+import { marketDataRoutes } from '../rest/routes/market-data.js';
+import { predictionRoutes } from '../rest/routes/prediction.js';
+import type { buildGraphQL } from './graphql.js';
+import type { Readiness } from './health.js';
+
+const VARIANTS: { variant: Variant; routes: readonly RouteDefinition[]; title: string; description: string }[] = [
+  { variant: 'A', routes: marketDataRoutes, title: 'market-gateway: market data (variant A)', description: 'Markets, real-time briefs and price alerts.' },
+  {
+    variant: 'B',
+    routes: predictionRoutes,
+    title: 'market-gateway: prediction markets (variant B)',
+    description: 'The most active prediction markets, the morning brief and movement alerts. Pro plan.',
+  },
+];
+
+export interface VariantDeps {
+  edges: Record<Variant, Edge>;
+  graphql: Awaited<ReturnType<typeof buildGraphQL>>;
+  services: GraphQLServices;
+  ready: () => Promise<Readiness>;
+  metrics: ReturnType<typeof createMetrics>;
+  degraded: DegradedAnswers;
+  logger: Logger;
+}
+
+export function buildVariantApps({ edges, graphql, services, ready, metrics, degraded, logger }: VariantDeps): Record<Variant, RequestListener> {
+  const httpMetrics = createHttpMetrics(
+    metrics.registry,
+    VARIANTS.flatMap((v) => v.routes.map((r) => r.path)),
+  );
+  const apps = VARIANTS.map(({ variant, routes, title, description }) => {
+    const edge = edges[variant];
+    return createVariantApp({
+      variant,
+      facade: createFacadeHandler({ routes, schema: graphql.schema, edge, services, logger, degraded }),
+      graphql: graphql.handlerFor(edge),
+      openApiDocument: buildOpenApiDocument({ variant, title, version: '1.0.0', description, routes }),
+      ready,
+      logger,
+      degraded,
+      metrics: metrics.registry,
+      httpMetrics,
+    });
+  });
+  return { A: apps[0]!, B: apps[1]! };
+}
