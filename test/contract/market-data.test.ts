@@ -2,7 +2,6 @@
  * Variant A contract (api-spec.md + D3..D7), table-driven from the route table where it can be:
  * statuses, envelopes, parameter rules, rate-limit headers and 429, ordering, pagination.
  */
-import { marketDataRoutes } from '../../src/rest/routes/market-data.js';
 import { expectErrorEnvelope, ISO_MS } from '../support/envelopes.js';
 import { judge, recordAnswers } from '../support/openapi-judge.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
@@ -33,7 +32,23 @@ const validQuery: Record<string, string> = {
   '/alerts': '',
 };
 
-describe.each(marketDataRoutes.map((r) => [r.path]))('GET /api/v1%s', (path) => {
+/** The documented paths and their query parameters, as the contract lists them (not read from the code under test). */
+const DOCUMENTED: Record<string, string[]> = {
+  '/markets': ['type', 'status', 'limit', 'offset'],
+  '/brief': ['symbols', 'interval', 'limit'],
+  '/alerts': ['status', 'symbol'],
+};
+
+/** Values each parameter refuses (400), as the contract states its rules. */
+const INVALID: Record<string, string[]> = {
+  type: ['', 'nope', 'CRYPTO'],
+  status: ['', 'nope'],
+  limit: ['', 'nope', '0', '-1', '1.5', '99999999'],
+  offset: ['', 'nope', '-1', '1.5'],
+  interval: ['', '2h', '1H'],
+};
+
+describe.each(Object.keys(DOCUMENTED).map((path) => [path]))('GET /api/v1%s', (path) => {
   const url = `/api/v1${path}${validQuery[path]}`;
 
   it('401 without a key, with an unknown key, a malformed header, or ?apikey= (variant A ignores it)', async () => {
@@ -70,10 +85,10 @@ describe.each(marketDataRoutes.map((r) => [r.path]))('GET /api/v1%s', (path) => 
     expect(res.headers['x-ratelimit-remaining']).toBeUndefined();
   });
 
-  const route = marketDataRoutes.find((r) => r.path === path)!;
-  describe.each(route.params.map((p) => [p.name, p]))('parameter %s', (name, spec) => {
+  describe.each(DOCUMENTED[path]!.map((name) => [name]))('parameter %s', (name) => {
     const sep = url.includes('?') ? '&' : '?';
-    const sample = name === 'symbols' ? 'BTC/USD' : name === 'symbol' ? 'BTC/USD' : String(spec.default ?? 'crypto');
+    const sample =
+      name === 'symbols' || name === 'symbol' ? 'BTC/USD' : name === 'interval' ? '1h' : name === 'status' ? 'active' : name === 'type' ? 'crypto' : '5';
     it('400 when given twice or in nested form', async () => {
       const base = url.replace(new RegExp(`[?&]${name}=[^&]*`), '');
       const joiner = base.includes('?') ? '&' : '?';
@@ -84,13 +99,13 @@ describe.each(marketDataRoutes.map((r) => [r.path]))('GET /api/v1%s', (path) => 
         expect(res.body.error.message).toContain(name);
       }
     });
-    if (name !== 'symbol' && name !== 'symbols') {
-      it('400 naming the rule for an invalid value', async () => {
-        for (const bad of ['', 'nope', '-1', '1.5', '99999999', 'CRYPTO']) {
-          if (spec.schema.safeParse(spec.coerce(bad)).success) continue;
+    if (INVALID[name]) {
+      it('400 naming the parameter for an invalid value', async () => {
+        for (const bad of INVALID[name]!) {
           const res = await t.a.get(`${url}${sep}${name}=${encodeURIComponent(bad)}`).set(bearer(enterprise));
           expect(res.status).toBe(400);
-          expect(res.body.error.message).toBe(spec.message);
+          expectErrorEnvelope(res.body, 400, 'bad_request');
+          expect(res.body.error.message).toMatch(new RegExp(`^${name} `));
         }
       });
     }

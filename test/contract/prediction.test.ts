@@ -3,7 +3,6 @@
  * statuses, the `ok` envelope, `?apikey=`, the Pro plan, 60 a minute, `limit`, ordering, field
  * types and rounding, the stable brief, and the same answers through /graphql.
  */
-import { predictionRoutes } from '../../src/rest/routes/prediction.js';
 import { expectErrorEnvelope, ISO_MS } from '../support/envelopes.js';
 import { judge, recordAnswers } from '../support/openapi-judge.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
@@ -41,7 +40,10 @@ async function seedAlerts(count: number): Promise<void> {
   t.service.predictions.addAlerts(await t.service.store.prediction.recordMovements([], alerts));
 }
 
-describe.each(predictionRoutes.map((r) => [r.path]))('GET /api/v1%s', (path) => {
+/** The documented paths, as the contract lists them (not read from the code under test). */
+const DOCUMENTED = ['/markets', '/brief', '/alerts'];
+
+describe.each(DOCUMENTED.map((path) => [path]))('GET /api/v1%s', (path) => {
   const url = `/api/v1${path}`;
 
   it('401 without a key, with an unknown key or a malformed header, in the ok envelope', async () => {

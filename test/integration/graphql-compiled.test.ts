@@ -2,8 +2,6 @@
  * The compiled fast path of /graphql answers exactly as Apollo does. A query sent by GET always
  * goes to Apollo, so each case is sent both ways (POST and GET) and the answers compared.
  */
-import { createOperationCompiler } from '../../src/graphql-http/compiled-operations.js';
-import { createSchema } from '../../src/graphql/schema.js';
 import { answeredBy } from '../support/graphql-paths.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 
@@ -160,26 +158,5 @@ describe('the edge and the limits, both ways', () => {
     const malformed = await t.b.post('/graphql').set('Content-Type', 'application/json').send('{"query": ');
     expect(malformed.status).toBe(400);
     expect(malformed.body).toEqual({ ok: false, error: expect.objectContaining({ message: 'malformed JSON body' }) });
-  });
-});
-
-describe('the operation compiler', () => {
-  const compiler = createOperationCompiler(createSchema());
-
-  it('compiles a query once and hands back the same compiled operation', () => {
-    const text = '{ predictionMarkets { count } }';
-    const first = compiler.get(text, undefined)!;
-    expect(first.analysis.requirements).toEqual({ prediction: 'PRO' });
-    expect(compiler.get(text, undefined)).toBe(first);
-  });
-
-  it('leaves to Apollo what it owns: mutations, introspection, invalid texts, an ambiguous operation', () => {
-    expect(compiler.get('mutation { _noop }', undefined)).toBeUndefined();
-    expect(compiler.get('{ __schema { queryType { name } } }', undefined)).toBeUndefined();
-    expect(compiler.get('{ viewer { accountId } __type(name: "Query") { name } }', undefined)).toBeUndefined();
-    expect(compiler.get('{ predictionMarkets { nope } }', undefined)).toBeUndefined();
-    expect(compiler.get('{ predictionMarkets {', undefined)).toBeUndefined();
-    expect(compiler.get('query A { viewer { name } } query B { viewer { accountId } }', undefined)).toBeUndefined();
-    expect(compiler.get('query A { viewer { name } } query B { viewer { accountId } }', 'B')).toBeDefined();
   });
 });

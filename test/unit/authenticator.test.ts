@@ -1,0 +1,88 @@
+/**
+ * The authenticator on a real embedded store: keys are read once and then served from memory,
+ * malformed keys never reach the store, unknown keys are remembered briefly, and a revocation
+ * written by another process is picked up by the poll.
+ */
+import { displayPrefix, generateApiKey, hashApiKey } from '../../src/auth/api-key.js';
+import { createAuthenticator } from '../../src/auth/authenticator.js';
+import { createStore, openStore, type Store } from '../../src/store/index.js';
+import { tempDataDir } from '../support/engines.js';
+import { within } from '../support/wait.js';
+
+const T0 = Date.UTC(2026, 10, 24, 12);
+let store: Store;
+beforeAll(async () => {
+  store = createStore(await openStore({ dataDir: tempDataDir() }));
+});
+afterAll(() => store?.connection.close());
+
+async function newKey() {
+  const key = generateApiKey();
+  const { key: record } = await store.accounts.createAccountWithKey({
+    name: 'k',
+    marketDataPlan: 'pro',
+    predictionPlan: 'none',
+    keyHash: hashApiKey(key),
+    displayPrefix: displayPrefix(key),
+    now: T0,
+  });
+  return { key, id: record.id };
+}
+
+/** The store's key lookups, counted (the real repository, observed). */
+function countLookups() {
+  const original = store.accounts.findKeyByHash;
+  let calls = 0;
+  store.accounts.findKeyByHash = (keyHash) => {
+    calls++;
+    return original(keyHash);
+  };
+  return { count: () => calls, restore: () => void (store.accounts.findKeyByHash = original) };
+}
+
+it('reads a key once, then answers from memory until its TTL passes', async () => {
+  const { key } = await newKey();
+  const auth = createAuthenticator({ accounts: store.accounts, pollMs: 60_000, ttlMs: 60_000 });
+  const lookups = countLookups();
+  try {
+    const first = await auth.authenticate(key, T0);
+    expect(first?.account).toMatchObject({ marketDataPlan: 'pro' });
+    for (let i = 0; i < 5; i++) expect(await auth.authenticate(key, T0 + 1_000)).toEqual(first);
+    expect(lookups.count()).toBe(1);
+    await auth.authenticate(key, T0 + 61_000);
+    expect(lookups.count()).toBe(2);
+  } finally {
+    lookups.restore();
+  }
+});
+
+it('never looks up a malformed key, and remembers an unknown one for a second only', async () => {
+  const auth = createAuthenticator({ accounts: store.accounts, pollMs: 60_000 });
+  const lookups = countLookups();
+  try {
+    for (const malformed of ['', 'not-a-key', 'mgw_short', `Bearer ${generateApiKey()}`]) expect(await auth.authenticate(malformed, T0)).toBeNull();
+    expect(lookups.count()).toBe(0);
+    const unknown = generateApiKey();
+    expect(await auth.authenticate(unknown, T0)).toBeNull();
+    expect(await auth.authenticate(unknown, T0 + 500)).toBeNull();
+    expect(lookups.count()).toBe(1);
+    expect(await auth.authenticate(unknown, T0 + 1_500)).toBeNull();
+    expect(lookups.count()).toBe(2);
+  } finally {
+    lookups.restore();
+  }
+});
+
+it('a key revoked in the store (by the CLI, say) is refused once the poll has seen it', async () => {
+  const { key, id } = await newKey();
+  const auth = createAuthenticator({ accounts: store.accounts, pollMs: 20, ttlMs: 3_600_000 });
+  auth.start();
+  try {
+    expect(await auth.authenticate(key)).not.toBeNull();
+    await store.accounts.revokeKey(id, Date.now());
+    // Cached for an hour, yet refused as soon as a poll has run.
+    await within(5_000, async () => (await auth.authenticate(key)) === null);
+  } finally {
+    auth.stop();
+  }
+});
