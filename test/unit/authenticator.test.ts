@@ -37,7 +37,12 @@ function countLookups() {
     calls++;
     return original(keyHash);
   };
-  return { count: () => calls, restore: () => void (store.accounts.findKeyByHash = original) };
+  return {
+    count: () => calls,
+    restore: () => {
+      store.accounts.findKeyByHash = original;
+    },
+  };
 }
 
 it('reads a key once, then answers from memory until its TTL passes', async () => {
