@@ -26,7 +26,7 @@ import { PredictionReadModel } from './readmodel/prediction-read-model.js';
 /** `all`: HTTP and the background jobs (the embedded default); `http`: stateless API only; `worker`: jobs only. */
 export type { Role } from './config/deployment.js';
 
-export interface ServiceOptions {
+interface ServiceOptions {
   logger?: Logger;
   now?: () => number;
   role?: Role;

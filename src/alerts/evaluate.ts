@@ -3,9 +3,9 @@ import type { PriceAlert } from '../domain/account.js';
 import type { Quote } from '../domain/market.js';
 import { BRIEF_SIGNALS, type BriefSignal } from '../analytics/signals.js';
 
-export type AlertTransition = { status: 'triggered'; at: number } | { status: 'expired'; at: number } | null;
+type AlertTransition = { status: 'triggered'; at: number } | { status: 'expired'; at: number } | null;
 
-export interface AlertObservation {
+interface AlertObservation {
   quote: Quote;
   /** Signals of the symbol's latest brief; null when none was computed (a `signal` alert then waits). */
   signals: readonly string[] | null;

@@ -4,7 +4,7 @@ import type { MarketRepository } from '../store/markets.js';
 import { analyzeCandles, MIN_CANDLES_FOR_FULL_BRIEF } from './brief.js';
 
 /** Candles read per analysis: enough for every indicator, with margin for gaps. */
-export const BRIEF_HISTORY = MIN_CANDLES_FOR_FULL_BRIEF + 20;
+const BRIEF_HISTORY = MIN_CANDLES_FOR_FULL_BRIEF + 20;
 
 export function createBriefService(markets: MarketRepository) {
   return {

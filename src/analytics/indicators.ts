@@ -2,7 +2,7 @@
 import { ATR, BollingerBands, EMA, MACD, RSI, SMA } from 'trading-signals';
 import type { Candle, Indicators } from '../domain/market.js';
 
-export interface IndicatorRun {
+interface IndicatorRun {
   /** After the last candle. */
   now: Indicators;
   /** After the candle before the last one (for crossings); null with a single candle. */

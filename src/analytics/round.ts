@@ -2,8 +2,8 @@
 import type { Indicators } from '../domain/market.js';
 
 /** Significant digits kept for the latest price; every price-scale value gets the same decimals. */
-export const PRICE_SIGNIFICANT_DIGITS = 10;
-export const RSI_DECIMALS = 4;
+const PRICE_SIGNIFICANT_DIGITS = 10;
+const RSI_DECIMALS = 4;
 
 /** Decimals that give `price` PRICE_SIGNIFICANT_DIGITS significant digits (8 for a zero/invalid price). */
 export function priceDecimals(price: number): number {

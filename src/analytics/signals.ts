@@ -20,12 +20,12 @@ export const BRIEF_SIGNALS = [
 export type BriefSignal = (typeof BRIEF_SIGNALS)[number];
 
 export const RSI_OVERBOUGHT = 70;
-export const RSI_OVERSOLD = 30;
+const RSI_OVERSOLD = 30;
 /** volume_spike: last volume above this multiple of the mean of the previous VOLUME_LOOKBACK candles. */
-export const VOLUME_SPIKE_FACTOR = 2;
-export const VOLUME_LOOKBACK = 20;
+const VOLUME_SPIKE_FACTOR = 2;
+const VOLUME_LOOKBACK = 20;
 
-export interface SignalInput {
+interface SignalInput {
   candles: readonly Candle[];
   /** Indicators after the last candle (already rounded, so signals agree with what the brief shows). */
   now: Indicators;

@@ -2,9 +2,9 @@
 import type { Indicators, Trend } from '../domain/market.js';
 
 /** +1 bullish, -1 bearish, 0 undecided (equal values); null when an input indicator is null. */
-export type Vote = -1 | 0 | 1 | null;
+type Vote = -1 | 0 | 1 | null;
 
-export interface TrendVotes {
+interface TrendVotes {
   emaCross: Vote;
   macdHistogram: Vote;
   closeVsSma50: Vote;
@@ -12,9 +12,9 @@ export interface TrendVotes {
   smaCross: Vote;
 }
 
-export const VOTE_COUNT = 5;
+const VOTE_COUNT = 5;
 /** |score| at or beyond this calls a direction. */
-export const TREND_THRESHOLD = 1 / 3;
+const TREND_THRESHOLD = 1 / 3;
 
 export function castVotes(close: number, ind: Indicators): TrendVotes {
   return {

@@ -2,7 +2,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { randomBase62 } from '../domain/ids.js';
 
-export const KEY_PREFIX = 'mgw_';
+const KEY_PREFIX = 'mgw_';
 const KEY_PATTERN = /^mgw_[0-9A-Za-z]{32,128}$/;
 
 export function generateApiKey(): string {

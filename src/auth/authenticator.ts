@@ -13,7 +13,7 @@ export interface Principal {
   account: Account;
 }
 
-export interface AuthenticatorOptions {
+interface AuthenticatorOptions {
   accounts: AccountRepository;
   /** How often revocations are polled. */
   pollMs: number;

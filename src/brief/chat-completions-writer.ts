@@ -11,7 +11,7 @@ import { isTimeoutError, parseRetryAfter } from '../net/fetch-failures.js';
 import type { BriefInput, BriefWriter } from './brief-input.js';
 import { formatPercent, formatPoints, formatVolume } from './format.js';
 
-export interface ChatCompletionsOptions {
+interface ChatCompletionsOptions {
   /** e.g. `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1`; `/chat/completions` is appended. */
   baseUrl: string;
   model: string;

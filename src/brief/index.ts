@@ -8,7 +8,7 @@ import { builtinWriter } from './builtin-writer.js';
 import { createChatCompletionsWriter } from './chat-completions-writer.js';
 import type { BriefComposer } from './morning-briefs.js';
 
-export interface BriefWriterConfig {
+interface BriefWriterConfig {
   llmBaseUrl?: string | undefined;
   llmModel: string;
   llmApiKey?: string | undefined;

@@ -21,7 +21,7 @@ export interface BriefComposer {
   write(input: BriefInput): Promise<{ text: string; writer: string }>;
 }
 
-export interface MorningBriefOptions {
+interface MorningBriefOptions {
   repo: PredictionRepository;
   readModel: PredictionReadModel;
   composer: BriefComposer;
@@ -34,7 +34,7 @@ export interface MorningBriefOptions {
 export const utcDate = (epochMs: number): string => new Date(epochMs).toISOString().slice(0, 10);
 
 /** The facts a brief is written from: the most active markets now, the largest movements of the last day. */
-export function briefInput(readModel: PredictionReadModel, date: string, now: number): BriefInput {
+function briefInput(readModel: PredictionReadModel, date: string, now: number): BriefInput {
   const markets = readModel.top(BRIEF_MARKETS, now).map(({ market, move24hPts }) => ({
     question: market.question,
     prob: market.prob,

@@ -7,11 +7,11 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
 
-export const CHANGE_CHANNEL = 'mgw_changes';
+const CHANGE_CHANNEL = 'mgw_changes';
 
-export type ChangeKind = 'market-data' | 'prediction';
+type ChangeKind = 'market-data' | 'prediction';
 
-export interface ChangeNotifier {
+interface ChangeNotifier {
   changed(kind: ChangeKind): void;
 }
 
@@ -38,7 +38,7 @@ export function createChangeNotifier(pool: pg.Pool, logger: Logger, throttleMs =
   };
 }
 
-export interface ChangeListenerOptions {
+interface ChangeListenerOptions {
   databaseUrl: string;
   logger: Logger;
   onChange: (kind: ChangeKind) => Promise<void>;

@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 /** Advisory locks are per database; the schema is part of the key, so deployments sharing a database (one schema each) do not share a leader. */
 const TRY_LOCK = `select pg_try_advisory_lock(hashtext('market-gateway jobs:' || current_schema())) as locked`;
 
-export interface LeaderLeaseOptions {
+interface LeaderLeaseOptions {
   databaseUrl: string;
   logger: Logger;
   onElected: () => Promise<void>;
@@ -19,7 +19,7 @@ export interface LeaderLeaseOptions {
   retryMs?: number;
 }
 
-export interface LeaderLease {
+interface LeaderLease {
   /** Resolves after the first attempt (and, when it won the lease, after the jobs have started). */
   start(): Promise<void>;
   stop(): Promise<void>;

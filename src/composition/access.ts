@@ -13,7 +13,7 @@ import { createStoreQuota } from '../quota/index.js';
 import { createRedisQuota } from '../quota/redis-quota.js';
 import type { Stores } from './stores.js';
 
-export interface AccessDeps {
+interface AccessDeps {
   config: Config;
   stores: Stores;
   metrics: ReturnType<typeof createMetrics>;

@@ -13,7 +13,7 @@ import type { PredictionReadModel } from '../readmodel/prediction-read-model.js'
 import type { Jobs } from './jobs.js';
 import type { Stores } from './stores.js';
 
-export interface CoordinationDeps {
+interface CoordinationDeps {
   role: Role;
   stores: Stores;
   jobs: Pick<Jobs, 'start' | 'stop'>;

@@ -14,7 +14,7 @@ import type { createMetrics } from '../metrics/metrics.js';
 /** Largest /graphql body; a larger one is refused with 413 before it is read whole. */
 const MAX_GRAPHQL_BODY_BYTES = 100 * 1024;
 
-export interface GraphQLDeps {
+interface GraphQLDeps {
   config: Config;
   services: GraphQLServices;
   metrics: ReturnType<typeof createMetrics>;

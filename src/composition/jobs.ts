@@ -21,7 +21,7 @@ import { createLiveFeeds } from '../upstream/live-feeds.js';
 import { createConnectors, liveSymbols } from '../upstream/registry.js';
 import type { Stores } from './stores.js';
 
-export interface JobDeps {
+interface JobDeps {
   config: Config;
   stores: Stores;
   markets: MarketReadModel;

@@ -26,7 +26,7 @@ const VARIANTS: { variant: Variant; routes: readonly RouteDefinition[]; title: s
   },
 ];
 
-export interface VariantDeps {
+interface VariantDeps {
   edges: Record<Variant, Edge>;
   graphql: Awaited<ReturnType<typeof buildGraphQL>>;
   services: GraphQLServices;

@@ -8,7 +8,7 @@ import type { Config } from './config.js';
 /** `all`: `market-gateway start`, HTTP and jobs in one process; `http`: `serve`; `worker`: `worker`. */
 export type Role = 'all' | 'http' | 'worker';
 
-export interface DeploymentCheck {
+interface DeploymentCheck {
   /** Each names the setting to change; start-up stops on the first. */
   errors: string[];
   /** Accepted on purpose, logged at start. */

@@ -2,7 +2,6 @@
 export const MARKETS_PAGE = { min: 1, max: 500, default: 100 } as const;
 export const BRIEF_LIMIT = { min: 1, max: 100, default: 10 } as const;
 export const BRIEF_MAX_SYMBOLS = 100;
-export const DEFAULT_INTERVAL = '1h' as const;
 /** Variant B: the most active markets answered (D8), and the alerts limit of D6. */
 export const TOP_MARKETS = 50;
 export const MOVEMENT_ALERTS_LIMIT = { min: 1, max: 100, default: 20 } as const;

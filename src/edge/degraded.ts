@@ -11,7 +11,7 @@ const TRANSIENT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPI
 const TRANSIENT_MESSAGES =
   /timeout exceeded when trying to connect|query read timeout|connection terminated|client has encountered a connection error|connection is closed|not queryable|cannot use a pool after calling end/i;
 
-export function isDependencyFailure(error: unknown): boolean {
+function isDependencyFailure(error: unknown): boolean {
   for (let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
     const code = typeof e.code === 'string' ? e.code : '';
     // SQLSTATE classes 08 (connection), 53 (resources), 57 (operator intervention: shutdown, restart).
@@ -21,7 +21,7 @@ export function isDependencyFailure(error: unknown): boolean {
   return false;
 }
 
-export const dependencyUnavailable = () => new ApiError(503, 'a dependency is temporarily unavailable; retry shortly', { 'Retry-After': '1' });
+const dependencyUnavailable = () => new ApiError(503, 'a dependency is temporarily unavailable; retry shortly', { 'Retry-After': '1' });
 
 export interface DegradedAnswers {
   /** Logs and counts one degraded answer; `where` says which path gave it. */

@@ -37,7 +37,7 @@ export interface EdgeRequest<Target, Params> {
 }
 
 /** An admitted request: who, what, with which parameters, and the rate-limit headers for its answer. */
-export interface Admitted<Target, Params> {
+interface Admitted<Target, Params> {
   admitted: true;
   principal: Principal | null;
   target: Target;
@@ -50,7 +50,7 @@ export interface Admitted<Target, Params> {
  * `route` or `parameters`, or a dependency's failure (a store or Redis down) for the transport to
  * answer as degraded. `headers` go on the answer (rate limits once the quota is spent, Retry-After).
  */
-export interface Refused {
+interface Refused {
   admitted: false;
   refusal: unknown;
   headers: Record<string, string>;
@@ -63,7 +63,7 @@ export interface Edge {
   admit<Target, Params>(request: EdgeRequest<Target, Params>): Promise<Outcome<Target, Params>>;
 }
 
-export interface EdgeOptions {
+interface EdgeOptions {
   variant: Variant;
   authenticator: Authenticator;
   quota: QuotaService;

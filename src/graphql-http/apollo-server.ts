@@ -17,7 +17,7 @@ import { analyzeOperation, collectFieldRequirements, type OperationAnalysis } fr
 
 const CLIENT_QUERY_ERRORS = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_REQUEST', 'OPERATION_RESOLUTION_FAILURE']);
 
-export interface GraphQLServerOptions {
+interface GraphQLServerOptions {
   /** The one error formatter, shared with the compiled path (createErrorFormatter). */
   formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
   guards: GraphQLGuards;

@@ -19,7 +19,7 @@ export interface OperationCompiler {
   get(query: string, operationName: string | undefined): CompiledOperation | undefined;
 }
 
-export interface OperationCompilerOptions {
+interface OperationCompilerOptions {
   /** Distinct query texts kept (default 1 000), and at most this many characters of them in all (default 4 M). */
   maxEntries?: number;
   maxCharacters?: number;

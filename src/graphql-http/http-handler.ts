@@ -21,7 +21,7 @@ import type { GraphQLServices } from '../graphql/services.js';
 import { toGraphQLError } from '../edge/graphql-codes.js';
 import { createLoaders } from '../graphql/loaders.js';
 
-export interface GraphQLHttpOptions {
+interface GraphQLHttpOptions {
   server: ApolloServer<GraphQLContext>;
   schema: GraphQLSchema;
   compiler: OperationCompiler;

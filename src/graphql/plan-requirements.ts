@@ -10,7 +10,7 @@ import { TIER_RANK, type PlanRequirements, type PlanTier } from '../domain/plans
 
 const PRODUCT_OF: Record<string, Product> = { MARKET_DATA: 'marketData', PREDICTION: 'prediction' };
 
-export type FieldRequirements = Map<string, { product: Product; tier: PlanTier }>;
+type FieldRequirements = Map<string, { product: Product; tier: PlanTier }>;
 
 export function collectFieldRequirements(schema: GraphQLSchema): FieldRequirements {
   const out: FieldRequirements = new Map();

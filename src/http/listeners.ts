@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { Variant } from '../domain/variant.js';
 import { createHttpServer, type DrainableServer } from './http-server.js';
 
-export interface ListenerSpec {
+interface ListenerSpec {
   variant: Variant;
   port: number;
   host: string;
@@ -21,7 +21,7 @@ export class ListenError extends Error {
   override name = 'ListenError';
 }
 
-export interface BoundListener {
+interface BoundListener {
   server: DrainableServer;
   port: number;
   /** Starts answering with the app; requests that came in meanwhile are answered by it too. */

@@ -19,7 +19,7 @@ import { ApiError } from '../edge/errors.js';
 import { HTTP_LIMITS } from './http-server.js';
 import { JSON_ONLY_CSP, SECURITY_HEADERS } from './security-headers.js';
 
-export interface VariantAppOptions {
+interface VariantAppOptions {
   /** Prometheus registry served at /metrics. */
   metrics?: Registry;
   /** Where each answer is counted and timed. */

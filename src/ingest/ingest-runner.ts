@@ -18,7 +18,7 @@ import { createTicker } from './ticker.js';
 const CANDLES_KEPT = 500;
 const PRUNE_EVERY_MS = 60 * 60_000;
 
-export interface IngestRunnerOptions {
+interface IngestRunnerOptions {
   store: Store;
   markets: MarketReadModel;
   /** The demo feed, when FEEDS has `demo`. */

@@ -22,7 +22,7 @@ export interface PredictionFeed {
   tick(now: number): ProbabilityObservation[];
 }
 
-export interface PredictionIngestOptions {
+interface PredictionIngestOptions {
   repo: PredictionRepository;
   readModel: PredictionReadModel;
   /** The demo feed, when FEEDS has `demo`; live connectors hand their batches to accept(). */
@@ -138,5 +138,3 @@ export function createPredictionIngestRunner(options: PredictionIngestOptions) {
     },
   };
 }
-
-export type PredictionIngestRunner = ReturnType<typeof createPredictionIngestRunner>;

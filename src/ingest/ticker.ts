@@ -5,7 +5,7 @@
  */
 import type { Logger } from 'pino';
 
-export interface Ticker {
+interface Ticker {
   start(): void;
   stop(): Promise<void>;
 }

@@ -8,7 +8,7 @@ import v8 from 'node:v8';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { PollerStats } from '../upstream/poller.js';
 
-export interface ServiceMetrics {
+interface ServiceMetrics {
   registry: Registry;
   degradedAnswers: Counter<'where'>;
   /** Refusals for a spent quota (429), by variant and product. */

@@ -3,7 +3,7 @@
  * labels the questions still shared by more than one market, appended as " (label)"; a qualifier
  * is given the index of the question.
  */
-export type Qualifier = (index: number) => string | null | undefined;
+type Qualifier = (index: number) => string | null | undefined;
 
 export function countEach(values: readonly string[]): Map<string, number> {
   const counts = new Map<string, number>();

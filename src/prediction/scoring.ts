@@ -13,9 +13,9 @@
  */
 import type { PredictionSignal } from '../domain/prediction.js';
 
-export const BUSY_PERCENTILE = 0.8;
-export const HOT_MOVE_PTS = 5;
-export const NOTABLE_MOVE_PTS = 3;
+const BUSY_PERCENTILE = 0.8;
+const HOT_MOVE_PTS = 5;
+const NOTABLE_MOVE_PTS = 3;
 
 /** Strength order, strongest first. */
 export const SIGNAL_STRENGTH: Record<PredictionSignal, number> = { hot: 3, rising: 2, watch: 1, wait: 0 };

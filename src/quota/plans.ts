@@ -30,7 +30,7 @@ const plans = <P extends readonly [string, ...string[]]>(names: P) => z.partialR
 
 /** PLAN_LIMITS: e.g. `{"prediction": {"pro": {"perMinute": null}}}` (null lifts a window). */
 export const PlanLimitOverridesSchema = z.object({ marketData: plans(MARKET_DATA_PLANS).optional(), prediction: plans(PREDICTION_PLANS).optional() }).strict();
-export type PlanLimitOverrides = z.infer<typeof PlanLimitOverridesSchema>;
+type PlanLimitOverrides = z.infer<typeof PlanLimitOverridesSchema>;
 
 /** The defaults with the operator's overrides laid over them, window by window. */
 export function resolvePlanLimits(overrides: PlanLimitOverrides = {}): PlanLimitTable {

@@ -7,7 +7,7 @@ import type { WindowCounter } from './counters.js';
 import { limitsFor, PLAN_LIMITS, planOf, type PlanLimitTable } from './plans.js';
 import { type WindowName, windowAt } from './windows.js';
 
-export interface QuotaHeaders {
+interface QuotaHeaders {
   'X-RateLimit-Limit': string;
   'X-RateLimit-Remaining': string;
   'X-RateLimit-Reset': string;

@@ -6,7 +6,7 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
-export const REDIS_COMMAND_TIMEOUT_MS = 300;
+const REDIS_COMMAND_TIMEOUT_MS = 300;
 
 export function createRedisClient(url: string, logger: Logger): Redis {
   const redis = new Redis(url, {

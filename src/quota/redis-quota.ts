@@ -52,7 +52,7 @@ interface QuotaRedis extends Redis {
   mgwConsumeQuota(minuteKey: string, dayKey: string, ml: number, dl: number, mTtlMs: number, dTtlMs: number): Promise<ConsumeResult>;
 }
 
-export interface RedisQuotaOptions {
+interface RedisQuotaOptions {
   redis: Redis;
   days: QuotaDayRepository;
   logger: Logger;
@@ -62,7 +62,7 @@ export interface RedisQuotaOptions {
   limits?: PlanLimitTable;
 }
 
-export interface RedisQuota extends QuotaService {
+interface RedisQuota extends QuotaService {
   /** Writes pending day counts now (tests, shutdown). */
   flush(): Promise<void>;
   stop(): Promise<void>;

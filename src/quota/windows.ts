@@ -3,9 +3,9 @@ import { DAY_MS, MINUTE_MS } from '../domain/time.js';
 
 export type WindowName = 'minute' | 'day';
 
-export const WINDOW_MS: Record<WindowName, number> = { minute: MINUTE_MS, day: DAY_MS };
+const WINDOW_MS: Record<WindowName, number> = { minute: MINUTE_MS, day: DAY_MS };
 
-export interface WindowSpan {
+interface WindowSpan {
   /** Sequence number of the window since the epoch: part of the counter key, so windows never overlap. */
   index: number;
   endsAt: number;

@@ -7,7 +7,7 @@ import type { MarketMeta, MarketStatus, MarketType, Quote } from '../domain/mark
 import type { AssetMarketModel } from './models.js';
 import type { MarketRepository } from '../store/markets.js';
 
-export interface MarketQuery {
+interface MarketQuery {
   type?: MarketType | undefined;
   status?: MarketStatus | undefined;
 }
@@ -77,7 +77,7 @@ export class MarketReadModel {
 }
 
 /** D7: inactive when halted upstream or when no quote is newer than the staleness bound. */
-export function marketStatus(meta: MarketMeta, quote: Quote | undefined, now: number): MarketStatus {
+function marketStatus(meta: MarketMeta, quote: Quote | undefined, now: number): MarketStatus {
   if (meta.halted || !quote) return 'inactive';
   return now - quote.observedAt > meta.staleAfterMs ? 'inactive' : 'active';
 }

@@ -14,7 +14,7 @@ import { DAY_MS, HOUR_MS } from '../domain/time.js';
 /** History kept in memory: a day back from now, plus the hour the reference falls in. */
 const HISTORY_KEPT_MS = DAY_MS + 2 * HOUR_MS;
 /** Enough for the largest GET /alerts answer (D6). */
-export const ALERTS_KEPT = MOVEMENT_ALERTS_LIMIT.max;
+const ALERTS_KEPT = MOVEMENT_ALERTS_LIMIT.max;
 
 export interface ScoredPredictionMarket {
   market: PredictionMarket;
@@ -32,12 +32,12 @@ interface HourPoint {
 }
 
 /** D8: 24-hour volume descending, ties by question ascending. */
-export function byActivity(a: PredictionMarket, b: PredictionMarket): number {
+function byActivity(a: PredictionMarket, b: PredictionMarket): number {
   return b.volume24h - a.volume24h || (a.question < b.question ? -1 : a.question > b.question ? 1 : 0);
 }
 
 /** Markets not observed for this long leave the ranking (feeds poll every minute or two; the demo ticks every few seconds). */
-export const STALE_AFTER_MS = 26 * HOUR_MS;
+const STALE_AFTER_MS = 26 * HOUR_MS;
 
 export class PredictionReadModel {
   private readonly metas = new Map<string, PredictionMarketMeta>();

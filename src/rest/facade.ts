@@ -31,7 +31,7 @@ interface PreparedRoute {
   requirements: PlanRequirements;
 }
 
-export interface FacadeOptions {
+interface FacadeOptions {
   /** Where answers spoiled by a dependency are logged and counted. */
   degraded: DegradedAnswers;
   routes: readonly RouteDefinition[];

@@ -9,7 +9,7 @@ import type { ParamSpec } from './params.js';
 import type { RouteDefinition } from './route-table.js';
 import type { Variant } from '../domain/variant.js';
 
-export interface OpenApiOptions {
+interface OpenApiOptions {
   variant: Variant;
   title: string;
   version: string;
@@ -97,7 +97,7 @@ function clean(value: unknown): unknown {
 }
 
 /** `/markets` -> getMarkets, `/price-alerts/{id}` -> getPriceAlertsId. */
-export function operationIdOf(path: string): string {
+function operationIdOf(path: string): string {
   const words = path.split(/[^A-Za-z0-9]+/).filter(Boolean);
   return `get${words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}`;
 }

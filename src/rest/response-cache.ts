@@ -14,7 +14,7 @@ export interface RouteCachePolicy {
   maxAgeSeconds: number;
 }
 
-export interface CachedBody {
+interface CachedBody {
   bytes: Buffer;
   etag: string;
 }

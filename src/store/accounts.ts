@@ -13,7 +13,7 @@ export interface ApiKeyRecord {
   revokedAt: number | null;
 }
 
-export interface KeyWithAccount {
+interface KeyWithAccount {
   keyId: string;
   keyHash: string;
   revokedAt: number | null;

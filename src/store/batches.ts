@@ -1,5 +1,5 @@
 /** Rows per INSERT: well below SQLite's 32 766 bound variables and PostgreSQL's 65 535. */
-export const BATCH = 500;
+const BATCH = 500;
 
 export function chunks<T>(items: readonly T[], size = BATCH): T[][] {
   const out: T[][] = [];

@@ -165,7 +165,7 @@ const predictionSweeps: Migration = {
 };
 
 /** Ordered by name; never edit a migration that has shipped, add a new one. */
-export function migrationsFor(engine: Engine): Record<string, Migration> {
+function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
     '0001_initial': initial(engine),
     '0002_prediction': prediction(engine),

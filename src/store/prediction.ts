@@ -5,7 +5,7 @@ import { chunks } from './batches.js';
 import type { Database, MovementAlertsTable, PredictionMarketsTable } from './tables.js';
 import { HOUR_MS } from '../domain/time.js';
 
-export interface HistoryPoint {
+interface HistoryPoint {
   marketId: string;
   hourStart: number;
   prob: number;

@@ -4,7 +4,7 @@ import type { AlertKind, AlertStatus, PriceAlert } from '../domain/account.js';
 import { newId } from '../domain/ids.js';
 import type { Database, PriceAlertsTable } from './tables.js';
 
-export interface NewPriceAlert {
+interface NewPriceAlert {
   accountId: string;
   symbol: string;
   kind: AlertKind;

@@ -1,6 +1,6 @@
 /** What can go wrong with an upstream, classified once so the scheduler knows whether to retry. */
 
-export type UpstreamFailure = 'timeout' | 'network' | 'http' | 'rate_limited' | 'circuit_open' | 'parse' | 'schema';
+type UpstreamFailure = 'timeout' | 'network' | 'http' | 'rate_limited' | 'circuit_open' | 'parse' | 'schema';
 
 export class UpstreamError extends Error {
   constructor(

@@ -19,7 +19,7 @@ export interface UpstreamHttpOptions {
   gate?: Omit<UpstreamGateOptions, 'source'> | undefined;
 }
 
-export const USER_AGENT = 'market-gateway (+https://github.com/market-gateway)';
+const USER_AGENT = 'market-gateway (+https://github.com/market-gateway)';
 
 export interface UpstreamHttp {
   readonly source: string;

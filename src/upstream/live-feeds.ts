@@ -9,7 +9,7 @@ import type { Connector, MarketDataBatch, PredictionBatch } from './connector.js
 import { createUpstreamHttp } from './http.js';
 import { createPoller, type Poller, type PollerStats } from './poller.js';
 
-export interface LiveFeedsOptions {
+interface LiveFeedsOptions {
   connectors: Connector[];
   upstream: UpstreamSettings;
   acceptMarketData: (batch: MarketDataBatch) => Promise<void>;
@@ -18,7 +18,7 @@ export interface LiveFeedsOptions {
   now: () => number;
 }
 
-export interface LiveFeeds {
+interface LiveFeeds {
   start(): void;
   stop(): Promise<void>;
   stats(): PollerStats[];

@@ -11,10 +11,10 @@ import { createStocksConnector } from './connectors/stocks.js';
 import type { LiveSource } from './sources.js';
 
 /** A market-data connector also says upfront which symbols it serves (the demo leaves them out). */
-export type AnyConnector = Connector & { readonly symbols?: readonly string[] };
+type AnyConnector = Connector & { readonly symbols?: readonly string[] };
 
 /** What the connectors take from configuration: tracked bounds, Kalshi's selection. */
-export interface ConnectorSettings {
+interface ConnectorSettings {
   sources: Partial<Record<LiveSource, { maxMarkets?: number | undefined }>>;
   kalshi?: { series: readonly string[]; events: readonly string[] };
   /** A fixed wait between the pages of one poll; unset: spread over the interval. */

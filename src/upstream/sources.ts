@@ -1,5 +1,5 @@
 /** The names FEEDS accepts; kept apart from the connectors so configuration can validate without loading them. */
-export const MARKET_DATA_SOURCES = ['binance', 'kraken', 'ecb', 'stocks'] as const;
+const MARKET_DATA_SOURCES = ['binance', 'kraken', 'ecb', 'stocks'] as const;
 export const PREDICTION_SOURCES = ['polymarket', 'kalshi', 'manifold'] as const;
 export const LIVE_SOURCES = [...MARKET_DATA_SOURCES, ...PREDICTION_SOURCES] as const;
 export type LiveSource = (typeof LIVE_SOURCES)[number];

@@ -49,5 +49,3 @@ export function mergeProblems(...all: ItemProblems[]): ItemProblems {
     examples: all.flatMap((p) => p.examples).slice(0, EXAMPLES_KEPT),
   };
 }
-
-export const NO_PROBLEMS: ItemProblems = { invalid: 0, examples: [] };

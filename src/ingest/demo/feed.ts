@@ -12,7 +12,7 @@ import { roundPrice, sigmaOver, volumeOver } from './model.js';
 import { HOURLY_KEPT, quoteFromHourly } from './quote.js';
 import { createRandom, type Random } from './random.js';
 
-export interface DemoFeedOptions {
+interface DemoFeedOptions {
   seed: number;
   /** Epoch ms the backfill ends at; ticks continue from here. */
   now: number;
@@ -33,7 +33,7 @@ export interface DemoFeed {
   tick(now: number): FeedBatch;
 }
 
-export const DEFAULT_HISTORY_LENGTH = 120;
+const DEFAULT_HISTORY_LENGTH = 120;
 /** A halted market's last quote is this old, far beyond any staleness bound. */
 export const HALTED_AGO_MS = 3 * DAY_MS;
 const HALTED_HISTORY = 24;

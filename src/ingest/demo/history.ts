@@ -16,7 +16,7 @@ export interface Regime {
   start: number;
 }
 
-export interface HistoryParams {
+interface HistoryParams {
   market: DemoMarket;
   interval: Interval;
   /** The series ends with the (usually partial) window holding this time. */

@@ -6,7 +6,7 @@ import { DAY_MS } from '../../domain/time.js';
 const { abs, exp, max, round, sqrt } = Math;
 
 /** The demo trades every market around the clock, so volatility scales over calendar time. */
-export const YEAR_MS = 365.25 * DAY_MS;
+const YEAR_MS = 365.25 * DAY_MS;
 
 /** Standard deviation of the log return over `ms` for an annualised volatility (sqrt-time scaling). */
 export function sigmaOver(volatility: number, ms: number): number {

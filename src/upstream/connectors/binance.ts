@@ -9,9 +9,9 @@ import { parseEnvelope, parseItems } from '../validate.js';
 import { decimal, nonNegativeDecimal, positiveDecimal } from './decimal.js';
 import { BACKFILL_CANDLES, marketDataBatch, RECENT_CANDLES, settleRequests } from './market-data-common.js';
 
-export const BINANCE_SOURCE = 'binance';
+const BINANCE_SOURCE = 'binance';
 
-export const BINANCE_PAIRS: Record<string, string> = {
+const BINANCE_PAIRS: Record<string, string> = {
   BTCUSDT: 'Bitcoin / Tether',
   ETHUSDT: 'Ether / Tether',
   SOLUSDT: 'Solana / Tether',
@@ -25,7 +25,7 @@ export const BINANCE_PAIRS: Record<string, string> = {
 };
 
 /** `BTCUSDT` -> `BTC/USDT`. */
-export const binanceSymbol = (pair: string): string => `${pair.slice(0, -4)}/${pair.slice(-4)}`;
+const binanceSymbol = (pair: string): string => `${pair.slice(0, -4)}/${pair.slice(-4)}`;
 
 const Ticker = z.object({
   symbol: z.string(),

@@ -1,6 +1,6 @@
 /** Minimal CSV for the upstreams we read (ECB rates, daily bars): no quoting in either, so a split suffices. */
 
-export interface CsvTable {
+interface CsvTable {
   header: string[];
   rows: { line: number; cells: string[] }[];
 }

@@ -13,7 +13,7 @@ import { decimalCell } from './decimal.js';
 import { marketDataBatch, percentChange } from './market-data-common.js';
 import { DAY_MS, HOUR_MS } from '../../domain/time.js';
 
-export const ECB_SOURCE = 'ecb';
+const ECB_SOURCE = 'ecb';
 /** The ECB publishes around 16:00 CET: a fixing is stamped 15:00 UTC of its date. */
 const FIXING_MS = 15 * HOUR_MS;
 const BACKFILL_DAYS = 300;
@@ -28,7 +28,7 @@ interface Cross {
   denominator: string;
 }
 
-export const ECB_CROSSES: Cross[] = [
+const ECB_CROSSES: Cross[] = [
   { symbol: 'EUR/USD', name: 'Euro / US Dollar', numerator: 'USD', denominator: 'EUR' },
   { symbol: 'EUR/GBP', name: 'Euro / British Pound', numerator: 'GBP', denominator: 'EUR' },
   { symbol: 'EUR/JPY', name: 'Euro / Japanese Yen', numerator: 'JPY', denominator: 'EUR' },
@@ -42,13 +42,13 @@ export const ECB_CROSSES: Cross[] = [
   { symbol: 'USD/CNY', name: 'US Dollar / Chinese Yuan', numerator: 'CNY', denominator: 'USD' },
 ];
 
-export interface DailyRates {
+interface DailyRates {
   day: number;
   rates: Map<string, number>;
 }
 
 /** The CSV, newest first as the ECB writes it; bad rows skipped and counted, `N/A` left out. */
-export function parseEcbCsv(text: string): { days: DailyRates[]; problems: ItemProblems } {
+function parseEcbCsv(text: string): { days: DailyRates[]; problems: ItemProblems } {
   const { header, rows } = parseCsv(text);
   if (header[0] !== 'Date' || !header.includes('USD')) {
     throw new UpstreamError(ECB_SOURCE, 'schema', 'the rates CSV changed shape: expected a Date column and a USD column');
@@ -85,7 +85,7 @@ const crossRate = (cross: Cross, rates: Map<string, number>): number | undefined
 };
 
 /** Quotes and daily candles of every cross, from rates newest first. */
-export function ecbBatch(days: readonly DailyRates[], keepDays: number, now: number, problems: ItemProblems): MarketDataBatch {
+function ecbBatch(days: readonly DailyRates[], keepDays: number, now: number, problems: ItemProblems): MarketDataBatch {
   const metas: MarketMeta[] = ECB_CROSSES.map((c) => ({
     symbol: c.symbol,
     name: c.name,
@@ -120,7 +120,7 @@ export function ecbBatch(days: readonly DailyRates[], keepDays: number, now: num
 }
 
 /** The ECB serves the history as a zip holding one CSV; proxies and mirrors may serve the CSV itself. */
-export function ecbCsvText(bytes: Uint8Array): string {
+function ecbCsvText(bytes: Uint8Array): string {
   if (bytes[0] === 0x50 && bytes[1] === 0x4b) {
     let files: Record<string, Uint8Array>;
     try {

@@ -15,7 +15,7 @@ import { decimal } from './decimal.js';
 import { pageGapMs, readPages, type PagedAnswer, type Paging } from './pages.js';
 import { pointsOf, predictionBatch, priceFromBook, skip, type MappedMarket } from './prediction-common.js';
 
-export const KALSHI_SOURCE = 'kalshi';
+const KALSHI_SOURCE = 'kalshi';
 /** Kalshi answers at most 1 000 markets a request. */
 const PAGE_SIZE = 1_000;
 export const KALSHI_MAX_MARKETS = 5_000;
@@ -50,7 +50,7 @@ const dollars = (decimal: number | null | undefined, cents: number | null | unde
   decimal ?? (cents === null || cents === undefined ? undefined : cents / 100);
 
 /** Last trade when there was one, else the middle of a two-sided quote. */
-export const kalshiProbability = (m: KalshiMarket): number | undefined =>
+const kalshiProbability = (m: KalshiMarket): number | undefined =>
   priceFromBook({
     last: dollars(m.last_price_dollars, m.last_price),
     bid: dollars(m.yes_bid_dollars, m.yes_bid),
@@ -63,7 +63,7 @@ function moveSinceYesterday(m: KalshiMarket, prob: number): number | null {
   return previous !== undefined && previous > 0 ? pointsOf(prob - previous) : null;
 }
 
-export interface KalshiSelection extends Paging {
+interface KalshiSelection extends Paging {
   /** Series tickers (`KXNCAAMBGAME`): every open market of each. */
   series?: readonly string[];
   /** Event tickers (`KXNCAAMBGAME-26MAR19SIEDUKE`): every open market of each. */

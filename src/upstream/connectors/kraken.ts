@@ -13,9 +13,9 @@ import { decimal, nonNegativeDecimal, positiveDecimal } from './decimal.js';
 import { INTERVAL_MINUTES, marketDataBatch, percentChange, RECENT_CANDLES, settleRequests } from './market-data-common.js';
 import { HOUR_MS } from '../../domain/time.js';
 
-export const KRAKEN_SOURCE = 'kraken';
+const KRAKEN_SOURCE = 'kraken';
 
-export const KRAKEN_PAIRS: Record<string, { symbol: string; name: string }> = {
+const KRAKEN_PAIRS: Record<string, { symbol: string; name: string }> = {
   XBTUSD: { symbol: 'BTC/USD', name: 'Bitcoin / US Dollar' },
   ETHUSD: { symbol: 'ETH/USD', name: 'Ether / US Dollar' },
   SOLUSD: { symbol: 'SOL/USD', name: 'Solana / US Dollar' },
@@ -44,7 +44,7 @@ function krakenError(errors: string[], rateLimited: UpstreamHttp['rateLimited'])
 }
 
 /** The quote from the candles: price from 5m, change and volume over the last 24 hourly candles. */
-export function krakenQuote(symbol: string, fiveMinute: readonly Candle[], hourly: readonly Candle[], now: number): Quote | undefined {
+function krakenQuote(symbol: string, fiveMinute: readonly Candle[], hourly: readonly Candle[], now: number): Quote | undefined {
   const last = fiveMinute.at(-1);
   if (!last) return undefined;
   const dayAgo = last.openTime - 24 * HOUR_MS;

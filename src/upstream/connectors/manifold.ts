@@ -10,7 +10,7 @@ import { decimal, probability } from './decimal.js';
 import { readList, type Paging } from './pages.js';
 import { predictionBatch, skip } from './prediction-common.js';
 
-export const MANIFOLD_SOURCE = 'manifold';
+const MANIFOLD_SOURCE = 'manifold';
 const PAGE_SIZE = 500;
 export const MANIFOLD_MAX_MARKETS = 1_000;
 

@@ -5,7 +5,7 @@ import { UpstreamError } from '../errors.js';
 import { mergeProblems, type ItemProblems } from '../validate.js';
 
 /** Runs `jobs` with at most `limit` in flight, results in input order. */
-export async function mapLimited<T, R>(items: readonly T[], limit: number, job: (item: T) => Promise<R>): Promise<R[]> {
+async function mapLimited<T, R>(items: readonly T[], limit: number, job: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   async function worker(): Promise<void> {
@@ -18,7 +18,7 @@ export async function mapLimited<T, R>(items: readonly T[], limit: number, job: 
   return results;
 }
 
-export type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown; label: string };
+type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown; label: string };
 
 /**
  * One upstream answer per request: a failed request costs only its own data (counted as a problem);

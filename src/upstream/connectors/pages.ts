@@ -22,7 +22,7 @@ export interface PagedAnswer<T> {
   stoppedBy?: string;
 }
 
-export interface PageReading<T> {
+interface PageReading<T> {
   /** Items to read at most (the tracked bound). */
   maxItems: number;
   pageSize: number;

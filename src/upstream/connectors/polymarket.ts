@@ -11,7 +11,7 @@ import { decimal, probability } from './decimal.js';
 import { readList, type Paging } from './pages.js';
 import { pointsOf, predictionBatch, skip } from './prediction-common.js';
 
-export const POLYMARKET_SOURCE = 'polymarket';
+const POLYMARKET_SOURCE = 'polymarket';
 /** Gamma answers up to 500 markets a request (asked for 500, its recording got 500), so a shorter page is the last. */
 const PAGE_SIZE = 500;
 export const POLYMARKET_MAX_MARKETS = 1_000;

@@ -43,7 +43,7 @@ const upstreamId = (m: MappedMarket): string => m.meta.id.slice(m.meta.id.indexO
  * markets share ("Siena at Duke Winner?" for Siena and for Duke), becomes "Siena at Duke Winner?
  * (Duke)"; a title still shared after that gets the market's own id.
  */
-export function qualifyQuestions(mapped: readonly MappedMarket[]): MappedMarket[] {
+function qualifyQuestions(mapped: readonly MappedMarket[]): MappedMarket[] {
   const titles = countEach(mapped.map((m) => m.meta.question));
   const named = mapped.map(({ meta: { question }, outcome, titleNamesOthers }) => {
     const name = outcome?.trim();
@@ -54,7 +54,7 @@ export function qualifyQuestions(mapped: readonly MappedMarket[]): MappedMarket[
   return mapped.map((m, i) => (questions[i] === m.meta.question ? m : { ...m, meta: { ...m.meta, question: questions[i]! } }));
 }
 
-export interface BatchExtras {
+interface BatchExtras {
   /** Items left out on purpose, by reason. */
   skipped?: SkippedItems;
   /** False when the poll stopped before the source's last page (a rate limit, a failed page). */

@@ -12,14 +12,14 @@ import { decimalCell } from './decimal.js';
 import { marketDataBatch, percentChange, settleRequests } from './market-data-common.js';
 import { DAY_MS, HOUR_MS } from '../../domain/time.js';
 
-export const STOCKS_SOURCE = 'stocks';
+const STOCKS_SOURCE = 'stocks';
 /** US markets close at 16:00 New York, 21:00 UTC in winter: a daily bar is stamped then. */
 const CLOSE_MS = 21 * HOUR_MS;
 const BACKFILL_DAYS = 300;
 const RECENT_DAYS = 5;
 const COLUMNS = ['Date', 'Open', 'High', 'Low', 'Close', 'Volume'];
 
-export const STOCK_TICKERS: Record<string, string> = {
+const STOCK_TICKERS: Record<string, string> = {
   AAPL: 'Apple Inc.',
   MSFT: 'Microsoft Corporation',
   NVDA: 'NVIDIA Corporation',
@@ -36,7 +36,7 @@ export const STOCK_TICKERS: Record<string, string> = {
  */
 const price4 = (n: number): number => Math.round(n * 10_000) / 10_000;
 
-export function parseDailyBars(ticker: string, text: string): { candles: Candle[]; problems: ItemProblems } {
+function parseDailyBars(ticker: string, text: string): { candles: Candle[]; problems: ItemProblems } {
   const { header, rows } = parseCsv(text);
   if (COLUMNS.some((c, i) => header[i] !== c)) {
     const failure = header.length <= 1 ? 'parse' : 'schema';
@@ -61,7 +61,7 @@ export function parseDailyBars(ticker: string, text: string): { candles: Candle[
   return { candles, problems };
 }
 
-export function dailyQuote(candles: readonly Candle[], now: number): Quote | undefined {
+function dailyQuote(candles: readonly Candle[], now: number): Quote | undefined {
   const last = candles.at(-1);
   if (!last) return undefined;
   const previous = candles.at(-2);

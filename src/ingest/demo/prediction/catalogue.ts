@@ -18,7 +18,7 @@ export interface DemoPredictionMarket {
   volatility: VolatilityClass;
 }
 
-export const DEMO_PREDICTION_URL = 'https://demo.market-gateway.local/markets/';
+const DEMO_PREDICTION_URL = 'https://demo.market-gateway.local/markets/';
 
 type Row = [slug: string, topic: string, prob: number, volume24h: number, volatility: VolatilityClass, question: string];
 

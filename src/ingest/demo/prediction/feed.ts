@@ -10,7 +10,7 @@ import { DEMO_PREDICTION_MARKETS, demoPredictionId, demoPredictionMetas } from '
 import { initialState, observe, step, type MarketState } from './model.js';
 import { HOUR_MS } from '../../../domain/time.js';
 
-export interface DemoPredictionFeedOptions {
+interface DemoPredictionFeedOptions {
   seed: number;
   /** Epoch ms the backfill ends at; ticks continue from here. */
   now: number;
@@ -18,7 +18,7 @@ export interface DemoPredictionFeedOptions {
   historyHours?: number;
 }
 
-export const DEFAULT_HISTORY_HOURS = 48;
+const DEFAULT_HISTORY_HOURS = 48;
 export const STEP_MS = 10 * 60_000;
 
 interface Live {

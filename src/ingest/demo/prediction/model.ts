@@ -18,14 +18,14 @@ interface ClassParams {
 // Over two days at p = 0.5, calm markets drift about 2 points and see news once a month; normal ones
 // about 3.5 points and news every third day; jumpy ones twice that and news almost daily. Together that
 // gives movement alerts right after start without calm markets raising them.
-export const CLASS_PARAMS: Record<VolatilityClass, ClassParams> = {
+const CLASS_PARAMS: Record<VolatilityClass, ClassParams> = {
   calm: { sigmaPerDay: 0.05, jumpsPerDay: 1 / 30 },
   normal: { sigmaPerDay: 0.1, jumpsPerDay: 1 / 3 },
   jumpy: { sigmaPerDay: 0.22, jumpsPerDay: 0.8 },
 };
 
-export const PROB_MIN = 0.01;
-export const PROB_MAX = 0.99;
+const PROB_MIN = 0.01;
+const PROB_MAX = 0.99;
 const JUMP_MIN = 0.06;
 const JUMP_MAX = 0.2;
 /** Volume noise: log-deviation from the norm reverts with this time constant, around this spread. */
