@@ -20,10 +20,12 @@ interface AuthenticatorOptions {
   /** Upper bound on how long a cached key is trusted without re-reading it. */
   ttlMs?: number;
   onError?: (error: unknown) => void;
+  /** Told when a key the instance knows is admitted on its cached entry because the store cannot answer. */
+  onStale?: (error: unknown) => void;
 }
 
 interface CacheEntry {
-  principal: Principal | null;
+  principal: Principal;
   keyHash: string;
   expiresAt: number;
 }
@@ -36,10 +38,19 @@ const NEGATIVE_TTL_MS = 1_000;
  * scan through every key of a large installation costs lookups, not memory (about 350 bytes each).
  */
 const MAX_ENTRIES = 50_000;
+/**
+ * Keys found unknown, remembered for a second in a cache of their own: a flood of random keys
+ * turns over this cache only, never the one of the keys that work.
+ */
+const MAX_UNKNOWN = 10_000;
 
 export function createAuthenticator(options: AuthenticatorOptions) {
   const ttlMs = options.ttlMs ?? 60_000;
-  const cache = new LRUCache<string, CacheEntry>({ max: MAX_ENTRIES });
+  const known = new LRUCache<string, CacheEntry>({ max: MAX_ENTRIES });
+  /** Key hash -> until when it is known not to work. */
+  const unknown = new LRUCache<string, number>({ max: MAX_UNKNOWN });
+  /** One store lookup per key at a time: concurrent requests with the same uncached key share it. */
+  const inFlight = new Map<string, Promise<Principal | null>>();
   let watermark = Date.now();
   let timer: NodeJS.Timeout | undefined;
 
@@ -47,14 +58,35 @@ export function createAuthenticator(options: AuthenticatorOptions) {
     const since = watermark - REVOCATION_OVERLAP_MS;
     const revoked = await options.accounts.revokedSince(since);
     for (const { keyHash, revokedAt } of revoked) {
-      cache.delete(keyHash);
+      known.delete(keyHash);
       if (revokedAt > watermark) watermark = revokedAt;
     }
     watermark = Math.max(watermark, Date.now() - REVOCATION_OVERLAP_MS);
   }
 
-  function remember(keyHash: string, principal: Principal | null, now: number): void {
-    cache.set(keyHash, { principal, keyHash, expiresAt: now + (principal ? ttlMs : NEGATIVE_TTL_MS) });
+  /**
+   * Reads a key from the store. When the store cannot answer, a key this instance knew (its entry
+   * expired, not revoked) stays admitted on that entry until the store answers again; the
+   * revocation poll, which resumes with the store, removes revoked keys within its period.
+   */
+  async function lookup(keyHash: string, now: number, expired: CacheEntry | undefined): Promise<Principal | null> {
+    let found: Awaited<ReturnType<AuthenticatorOptions['accounts']['findKeyByHash']>>;
+    try {
+      found = await options.accounts.findKeyByHash(keyHash);
+    } catch (error) {
+      if (!expired) throw error;
+      options.onStale?.(error);
+      return expired.principal;
+    }
+    const principal = found && found.revokedAt === null && hashesEqual(found.keyHash, keyHash) ? { keyId: found.keyId, account: found.account } : null;
+    if (principal) {
+      known.set(keyHash, { principal, keyHash, expiresAt: now + ttlMs });
+      unknown.delete(keyHash);
+    } else {
+      known.delete(keyHash);
+      unknown.set(keyHash, now + NEGATIVE_TTL_MS);
+    }
+    return principal;
   }
 
   return {
@@ -62,14 +94,17 @@ export function createAuthenticator(options: AuthenticatorOptions) {
     async authenticate(rawKey: string, now = Date.now()): Promise<Principal | null> {
       if (!isWellFormedApiKey(rawKey)) return null;
       const keyHash = hashApiKey(rawKey);
-      const cached = cache.get(keyHash);
+      const cached = known.get(keyHash);
       if (cached && cached.expiresAt > now && hashesEqual(cached.keyHash, keyHash)) return cached.principal;
+      const missUntil = unknown.get(keyHash);
+      if (missUntil !== undefined && missUntil > now) return null;
 
-      const found = await options.accounts.findKeyByHash(keyHash);
-      const valid = found && found.revokedAt === null && hashesEqual(found.keyHash, keyHash);
-      const principal = valid ? { keyId: found.keyId, account: found.account } : null;
-      remember(keyHash, principal, now);
-      return principal;
+      let pending = inFlight.get(keyHash);
+      if (!pending) {
+        pending = lookup(keyHash, now, cached).finally(() => inFlight.delete(keyHash));
+        inFlight.set(keyHash, pending);
+      }
+      return pending;
     },
 
     start(): void {

@@ -24,10 +24,18 @@ interface AccessDeps {
 
 export function buildAccess({ config, stores, metrics, degraded, logger, now }: AccessDeps) {
   const { store, redis } = stores;
+  let staleLoggedAt = 0;
   const authenticator = createAuthenticator({
     accounts: store.accounts,
     pollMs: config.revocationPollMs,
     onError: (error) => logger.warn({ err: error }, 'revocation poll failed'),
+    // Counted each time, logged at most every 10 s: an outage would otherwise log every request.
+    onStale: (error) => {
+      metrics.degradedAnswers.inc({ where: 'known key, store unavailable' });
+      if (Date.now() - staleLoggedAt < 10_000) return;
+      staleLoggedAt = Date.now();
+      logger.warn({ reason: (error as Error)?.message ?? String(error) }, 'store unavailable: keys this instance knows stay admitted on their cached entries');
+    },
   });
   const sharedQuota = redis ? createRedisQuota({ redis, days: store.quotaDays, logger, limits: config.planLimits }) : undefined;
   const quota = sharedQuota ?? createStoreQuota(store.connection, config.planLimits);

@@ -91,3 +91,54 @@ it('a key revoked in the store (by the CLI, say) is refused once the poll has se
     auth.stop();
   }
 });
+
+it('200 concurrent requests with one uncached key share one store lookup', async () => {
+  const { key } = await newKey();
+  const auth = createAuthenticator({ accounts: store.accounts, pollMs: 60_000 });
+  const lookups = countLookups();
+  try {
+    const answers = await Promise.all(Array.from({ length: 200 }, () => auth.authenticate(key, T0)));
+    expect(new Set(answers.map((a) => a?.keyId)).size).toBe(1);
+    expect(answers[0]).not.toBeNull();
+    expect(lookups.count()).toBe(1);
+  } finally {
+    lookups.restore();
+  }
+});
+
+it('100 000 random keys do not evict a key that works', async () => {
+  const { key } = await newKey();
+  const auth = createAuthenticator({ accounts: store.accounts, pollMs: 60_000 });
+  expect(await auth.authenticate(key, T0)).not.toBeNull();
+  for (let i = 0; i < 100_000; i += 1_000) {
+    await Promise.all(Array.from({ length: 1_000 }, () => auth.authenticate(generateApiKey(), T0 + 1)));
+  }
+  const lookups = countLookups();
+  try {
+    expect(await auth.authenticate(key, T0 + 2)).not.toBeNull();
+    expect(lookups.count()).toBe(0); // still cached
+  } finally {
+    lookups.restore();
+  }
+}, 120_000); // 100 000 hashes and lookups: seconds, more on a busy machine
+
+it('while the store cannot answer, a key the instance knew stays admitted; an unknown one is an error', async () => {
+  const own = createStore(await openStore({ dataDir: tempDataDir() }));
+  const key = generateApiKey();
+  await own.accounts.createAccountWithKey({
+    name: 'k',
+    marketDataPlan: 'pro',
+    predictionPlan: 'none',
+    keyHash: hashApiKey(key),
+    displayPrefix: displayPrefix(key),
+    now: T0,
+  });
+  const stale: unknown[] = [];
+  const auth = createAuthenticator({ accounts: own.accounts, pollMs: 60_000, ttlMs: 60_000, onStale: (error) => stale.push(error) });
+  const known = await auth.authenticate(key, T0);
+  await own.connection.close(); // the store is gone: every query fails
+  // Past the TTL, the lookup fails and the cached entry answers.
+  expect(await auth.authenticate(key, T0 + 120_000)).toEqual(known);
+  expect(stale).toHaveLength(1);
+  await expect(auth.authenticate(generateApiKey(), T0 + 120_000)).rejects.toThrow();
+});
