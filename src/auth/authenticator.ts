@@ -43,6 +43,8 @@ const MAX_ENTRIES = 50_000;
  * turns over this cache only, never the one of the keys that work.
  */
 const MAX_UNKNOWN = 10_000;
+/** After a failed lookup, known keys are admitted on their entries for this long without asking the store again (each try may wait a second). */
+const STORE_RETRY_MS = 2_000;
 
 export function createAuthenticator(options: AuthenticatorOptions) {
   const ttlMs = options.ttlMs ?? 60_000;
@@ -53,6 +55,8 @@ export function createAuthenticator(options: AuthenticatorOptions) {
   const inFlight = new Map<string, Promise<Principal | null>>();
   let watermark = Date.now();
   let timer: NodeJS.Timeout | undefined;
+  /** When a lookup last failed: a known key does not wait on a store that is down. */
+  let storeFailedAt = -Infinity;
 
   async function pollRevocations(): Promise<void> {
     const since = watermark - REVOCATION_OVERLAP_MS;
@@ -74,6 +78,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
     try {
       found = await options.accounts.findKeyByHash(keyHash);
     } catch (error) {
+      storeFailedAt = now;
       if (!expired) throw error;
       options.onStale?.(error);
       return expired.principal;
@@ -96,6 +101,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       const keyHash = hashApiKey(rawKey);
       const cached = known.get(keyHash);
       if (cached && cached.expiresAt > now && hashesEqual(cached.keyHash, keyHash)) return cached.principal;
+      if (cached && now - storeFailedAt < STORE_RETRY_MS && hashesEqual(cached.keyHash, keyHash)) return cached.principal;
       const missUntil = unknown.get(keyHash);
       if (missUntil !== undefined && missUntil > now) return null;
 

@@ -138,7 +138,18 @@ it('while the store cannot answer, a key the instance knew stays admitted; an un
   const known = await auth.authenticate(key, T0);
   await own.connection.close(); // the store is gone: every query fails
   // Past the TTL, the lookup fails and the cached entry answers.
+  let lookups = 0;
+  const failing = own.accounts.findKeyByHash;
+  own.accounts.findKeyByHash = (keyHash) => {
+    lookups++;
+    return failing(keyHash);
+  };
   expect(await auth.authenticate(key, T0 + 120_000)).toEqual(known);
   expect(stale).toHaveLength(1);
+  // For the next two seconds it does not wait on the store again; then it tries once more.
+  expect(await auth.authenticate(key, T0 + 121_000)).toEqual(known);
+  expect(lookups).toBe(1);
+  expect(await auth.authenticate(key, T0 + 122_500)).toEqual(known);
+  expect(lookups).toBe(2);
   await expect(auth.authenticate(generateApiKey(), T0 + 120_000)).rejects.toThrow();
 });
