@@ -36,6 +36,11 @@ const CLIENT_ERRORS: Record<string, [ErrorStatus, string]> = {
  */
 function answerOnSocket(socket: Socket, variant: Variant, error: ApiError): void {
   if (!socket.writable) return void socket.destroy();
+  socket.end(rawAnswer(variant, error));
+}
+
+/** The bytes of such an answer: status line, the headers every answer carries, the envelope. */
+function rawAnswer(variant: Variant, error: ApiError): string {
   const body = JSON.stringify(errorBody(variant, error));
   const headers: (readonly [string, string | number])[] = [
     ['Content-Type', 'application/json; charset=utf-8'],
@@ -45,7 +50,7 @@ function answerOnSocket(socket: Socket, variant: Variant, error: ApiError): void
     ['Content-Security-Policy', JSON_ONLY_CSP],
     ['Connection', 'close'],
   ];
-  socket.end(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${headers.map(([n, v]) => `${n}: ${v}\r\n`).join('')}\r\n${body}`);
+  return `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${headers.map(([n, v]) => `${n}: ${v}\r\n`).join('')}\r\n${body}`;
 }
 
 /** A listener that can be drained: see `drain`. */
@@ -71,8 +76,15 @@ export function createHttpServer(handler: RequestListener, variant: Variant): Dr
       keepAliveTimeout: HTTP_LIMITS.keepAliveTimeoutMs,
       headersTimeout: HTTP_LIMITS.headersTimeoutMs,
       requestTimeout: HTTP_LIMITS.requestTimeoutMs,
+      // Node would answer a missing Host with a bare 400; the check below answers it in the envelope.
+      requireHostHeader: false,
     },
     (req, res) => {
+      if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
+        // HTTP/1.1 requires Host (RFC 9112, 3.2): refused before any handler, like node's own refusals.
+        res.socket?.end(rawAnswer(variant, new ApiError(400, 'the Host header is required (HTTP/1.1)')));
+        return;
+      }
       if (draining) res.shouldKeepAlive = false;
       inFlight.add(res);
       res.on('close', forget);

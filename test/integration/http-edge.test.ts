@@ -71,6 +71,34 @@ describe('limits, in the envelope', () => {
     expect(JSON.parse(answer.text).error.code).toBe(431);
   });
 
+  it.each([
+    ['without Host (HTTP/1.1 requires it)', 'GET /api/v1/markets HTTP/1.1\r\n\r\n', /Host header is required/],
+    ['with a malformed request line', 'GET /api/v1/markets HTTP/9.9 extra\r\nHost: x\r\n\r\n', /malformed HTTP request/],
+    [
+      'with broken chunked encoding',
+      'POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n',
+      /malformed HTTP request/,
+    ],
+  ])('a request %s: 400 in the envelope, with the headers of every answer', async (_name, bytes, message) => {
+    for (const [agent, flag] of [
+      [t.a, 'success'],
+      [t.b, 'ok'],
+    ] as const) {
+      const res = await rawExchange(portOf(agent), bytes);
+      expect(res.status).toBe(400);
+      expect(res.headers).toMatch(/\r\nX-Request-Id: [0-9a-f-]{36}\r\n/);
+      expect(res.headers).toMatch(/\r\nX-Content-Type-Options: nosniff\r\n/);
+      expect(JSON.parse(res.body)).toEqual({ [flag]: false, error: { code: 400, type: 'bad_request', message: expect.stringMatching(message) } });
+    }
+  });
+
+  it('1 300 headers within the size limit are served like any request', async () => {
+    const headers = Array.from({ length: 1_300 }, (_, i) => `X-${i}: y`).join('\r\n');
+    const res = await rawExchange(portOf(t.a), `GET /api/v1/markets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${headers}\r\n\r\n`);
+    expect(res.status).toBe(401); // no key: the edge answers, in the envelope
+    expect(JSON.parse(res.body).error.code).toBe(401);
+  });
+
   it('a request that is not HTTP: 400 with a JSON body', async () => {
     const res = await rawExchange(portOf(t.b), 'HELLO THERE\r\n\r\n');
     expect(res.status).toBe(400);
