@@ -40,7 +40,15 @@ export function buildReadiness(deps: {
       feeds[feed.source] = feedReport(feed);
       checks[`feed_${feed.source}`] = feeds[feed.source]!.state;
     }
-    if (stores.redis) checks.redis = stores.redis.status === 'ready' ? 'ok' : 'unreachable';
+    // A ping, not the connection's state: a hung Redis keeps its connection open and answers
+    // nothing; the client's command time-out bounds the wait.
+    if (stores.redis)
+      checks.redis = (await stores.redis.ping().then(
+        () => true,
+        () => false,
+      ))
+        ? 'ok'
+        : 'unreachable';
     return { ok: checks.store === 'ok' && checks.data === 'fresh' && checks.redis !== 'unreachable', checks, details: { feeds } };
   };
 }

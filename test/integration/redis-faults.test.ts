@@ -7,6 +7,7 @@
 import { ENGINES, postgresAvailable } from '../support/engines.js';
 import { ownRedis, redisAvailable, type OwnedRedis } from '../support/redis.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
+import { within } from '../support/wait.js';
 import { FAULT_PHASES, loadThroughFaults, summarize, unhandledRejections } from '../support/steady-load.js';
 
 const enabled = (await redisAvailable()) && (await postgresAvailable());
@@ -70,3 +71,17 @@ maybe(
   },
   90_000,
 );
+
+maybe('/ready says redis unreachable (503) while Redis is hung, and ready again once it resumes', async () => {
+  const ready = async () => (await t.a.get('/ready')).status;
+  expect(await ready()).toBe(200);
+  await server.pause();
+  try {
+    // The ping is bounded by the command time-out (300 ms): well within 2 s of the hang.
+    await within(5_000, async () => (await ready()) === 503);
+    expect((await t.a.get('/ready')).body.checks.redis).toBe('unreachable');
+  } finally {
+    await server.resume();
+  }
+  await within(10_000, async () => (await ready()) === 200);
+});
