@@ -17,7 +17,9 @@ import { checkDeployment, type Role } from './config/deployment.js';
 import { storeLocation } from './config/open-store.js';
 import { createDegradedAnswers } from './edge/degraded.js';
 import type { GraphQLServices } from './graphql/services.js';
+import { connectionLimitsFor } from './http/http-server.js';
 import { bindListeners } from './http/listeners.js';
+import { openFileLimit } from './http/open-files.js';
 import { createLogger } from './logging/logger.js';
 import { createMetrics } from './metrics/metrics.js';
 import { MarketReadModel } from './readmodel/market-read-model.js';
@@ -106,12 +108,15 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const role = options.role ?? 'all';
   const deployment = checkDeployment(config, role);
   if (deployment.errors.length > 0) throw new ConfigError(deployment.errors[0]!);
+  // Node starts with the soft limit raised to the hard one; the listeners' caps keep descriptors for everyone.
+  const openFiles = openFileLimit();
+  const limits = connectionLimitsFor(openFiles?.soft, config.maxConnectionsPerClient);
   const listeners =
     role === 'worker'
       ? []
       : await bindListeners([
-          { variant: 'A', port: config.marketDataPort, host: config.host, setting: 'MARKET_DATA_PORT' },
-          { variant: 'B', port: config.predictionPort, host: config.host, setting: 'PREDICTION_PORT' },
+          { variant: 'A', port: config.marketDataPort, host: config.host, setting: 'MARKET_DATA_PORT', limits },
+          { variant: 'B', port: config.predictionPort, host: config.host, setting: 'PREDICTION_PORT', limits },
         ]);
   const closeListeners = () => Promise.all(listeners.map((l) => l.server.drain()));
   let service: Service;
@@ -138,6 +143,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
             docs: `http://${config.host}:${a}/docs`,
           }),
       store: storeLocation(config),
+      ...(openFiles ? { openFiles, connections: limits } : {}),
       startupMs: Date.now() - started,
     },
     a === undefined ? 'market-gateway worker running' : 'market-gateway listening',

@@ -24,6 +24,8 @@ const tickerList = z
 const EnvSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   MARKET_DATA_PORT: port.default(4000),
+  /** Open connections one client address may hold per listener; 0: no cap (behind a load balancer, every client is its address). */
+  MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(0).max(1_000_000).default(256),
   PREDICTION_PORT: port.default(4001),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
@@ -80,6 +82,7 @@ const EnvSchema = z.object({
 export interface Config {
   host: string;
   marketDataPort: number;
+  maxConnectionsPerClient: number;
   predictionPort: number;
   dataDir: string;
   databaseUrl: string | undefined;
@@ -141,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     host: e.HOST,
     marketDataPort: e.MARKET_DATA_PORT,
+    maxConnectionsPerClient: e.MAX_CONNECTIONS_PER_CLIENT,
     predictionPort: e.PREDICTION_PORT,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,

@@ -48,6 +48,7 @@ function rawAnswer(variant: Variant, error: ApiError): string {
     ['X-Request-Id', randomUUID()],
     ...SECURITY_HEADERS,
     ['Content-Security-Policy', JSON_ONLY_CSP],
+    ...Object.entries(error.headers),
     ['Connection', 'close'],
   ];
   return `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${headers.map(([n, v]) => `${n}: ${v}\r\n`).join('')}\r\n${body}`;
@@ -63,7 +64,51 @@ export type DrainableServer = Server & {
   drain(graceMs?: number): Promise<void>;
 };
 
-export function createHttpServer(handler: RequestListener, variant: Variant): DrainableServer {
+export interface ConnectionLimits {
+  /** Open connections on this listener; more are closed as they arrive (node's maxConnections). */
+  maxConnections?: number;
+  /** Open connections from one client address; more are answered 429 and closed at once. 0: no cap. */
+  maxConnectionsPerAddress?: number;
+}
+
+/** The defaults when the open-file limit is unknown; see connectionLimitsFor. */
+export const DEFAULT_CONNECTION_LIMITS: Required<ConnectionLimits> = { maxConnections: 10_000, maxConnectionsPerAddress: 256 };
+
+/**
+ * Caps that keep file descriptors for everyone: each listener may use 40 % of the open-file limit
+ * (two listeners leave a fifth for the store, Redis, upstreams and logs), and one address at most
+ * `perAddress` of them.
+ */
+export function connectionLimitsFor(openFiles: number | undefined, perAddress: number): Required<ConnectionLimits> {
+  const maxConnections = openFiles && Number.isFinite(openFiles) ? Math.max(64, Math.floor(openFiles * 0.4)) : DEFAULT_CONNECTION_LIMITS.maxConnections;
+  return { maxConnections, maxConnectionsPerAddress: perAddress };
+}
+
+/** Marks a connection turned away: node still parses what the client sent, but no handler runs for it. */
+const REFUSED = Symbol('refused connection');
+
+/** Counts connections per client address and turns away the ones over the cap, in the envelope. */
+function capPerAddress(server: Server, variant: Variant, cap: number): void {
+  if (cap <= 0) return;
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? '?';
+    const count = (open.get(address) ?? 0) + 1;
+    open.set(address, count);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left === 0) open.delete(address);
+      else open.set(address, left);
+    });
+    if (count > cap) {
+      const refusal = new ApiError(429, `too many open connections from this address (at most ${cap}); reuse or close some`, { 'Retry-After': '1' });
+      (socket as Socket & { [REFUSED]?: boolean })[REFUSED] = true;
+      socket.end(rawAnswer(variant, refusal));
+    }
+  });
+}
+
+export function createHttpServer(handler: RequestListener, variant: Variant, limits: ConnectionLimits = DEFAULT_CONNECTION_LIMITS): DrainableServer {
   const inFlight = new Set<ServerResponse>();
   let draining = false;
   // One function for every response (no closure, no once() wrapper): this is the hot path.
@@ -80,6 +125,7 @@ export function createHttpServer(handler: RequestListener, variant: Variant): Dr
       requireHostHeader: false,
     },
     (req, res) => {
+      if ((req.socket as Socket & { [REFUSED]?: boolean })[REFUSED]) return; // answered 429 at connection time
       if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
         // HTTP/1.1 requires Host (RFC 9112, 3.2): refused before any handler, like node's own refusals.
         res.socket?.end(rawAnswer(variant, new ApiError(400, 'the Host header is required (HTTP/1.1)')));
@@ -91,6 +137,8 @@ export function createHttpServer(handler: RequestListener, variant: Variant): Dr
       handler(req, res);
     },
   ) as DrainableServer;
+  server.maxConnections = limits.maxConnections ?? DEFAULT_CONNECTION_LIMITS.maxConnections;
+  capPerAddress(server, variant, limits.maxConnectionsPerAddress ?? DEFAULT_CONNECTION_LIMITS.maxConnectionsPerAddress);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     // A reset or a half-sent request: nobody is listening for an answer.
     if (error.code === 'ECONNRESET' || error.code === 'EPIPE') return void socket.destroy();

@@ -7,7 +7,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Variant } from '../domain/variant.js';
-import { createHttpServer, type DrainableServer } from './http-server.js';
+import { type ConnectionLimits, createHttpServer, type DrainableServer } from './http-server.js';
 
 interface ListenerSpec {
   variant: Variant;
@@ -15,6 +15,7 @@ interface ListenerSpec {
   host: string;
   /** The setting that chose the port, named in errors (`MARKET_DATA_PORT`). */
   setting: string;
+  limits?: ConnectionLimits;
 }
 
 export class ListenError extends Error {
@@ -31,7 +32,7 @@ interface BoundListener {
 function bindOne(spec: ListenerSpec): Promise<BoundListener> {
   let app: RequestListener | undefined;
   const waiting: [IncomingMessage, ServerResponse][] = [];
-  const server = createHttpServer((req, res) => (app ? app(req, res) : void waiting.push([req, res])), spec.variant);
+  const server = createHttpServer((req, res) => (app ? app(req, res) : void waiting.push([req, res])), spec.variant, spec.limits);
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       const why =

@@ -7,6 +7,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { createHttpServer, HTTP_LIMITS } from '../../src/http/http-server.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
+import { within } from '../support/wait.js';
 
 let t: TestService;
 const savedNodeEnv = process.env.NODE_ENV;
@@ -161,5 +162,71 @@ describe('security headers', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-security-policy']).toBeUndefined();
     expect(res.headers['x-frame-options']).toBe('DENY');
+  });
+});
+
+describe('connections that cannot starve others', () => {
+  it('one address holding more idle connections than its cap is turned away in the envelope; another client is still served', async () => {
+    let handled = 0;
+    const server = createHttpServer(
+      (_req, res) => {
+        handled++;
+        res.end('{"ok":true}');
+      },
+      'B',
+      { maxConnections: 100, maxConnectionsPerAddress: 5 },
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as net.AddressInfo).port;
+    const held: net.Socket[] = [];
+    try {
+      const connect = (localAddress: string) =>
+        new Promise<net.Socket>((resolve, reject) => {
+          const socket = net.connect({ port, host: '127.0.0.1', localAddress }, () => resolve(socket));
+          socket.on('error', reject);
+          held.push(socket);
+        });
+      // Five idle connections from 127.0.0.1: all kept open.
+      for (let i = 0; i < 5; i++) await connect('127.0.0.1');
+      // The sixth from that address: a 429 in the envelope, then closed.
+      const sixth = await new Promise<string>((resolve) => {
+        const socket = net.connect({ port, host: '127.0.0.1', localAddress: '127.0.0.1' });
+        held.push(socket);
+        let data = '';
+        socket.setEncoding('utf8').on('data', (chunk) => (data += chunk));
+        socket.on('close', () => resolve(data));
+      });
+      expect(sixth).toMatch(/^HTTP\/1\.1 429 Too Many Requests\r\n/);
+      expect(sixth).toMatch(/\r\nRetry-After: 1\r\n/);
+      expect(JSON.parse(sixth.split('\r\n\r\n')[1]!)).toEqual({
+        ok: false,
+        error: { code: 429, type: 'rate_limit_exceeded', message: expect.stringMatching(/too many open connections/) },
+      });
+      // A client over the cap that sends its request anyway gets the 429; no handler runs for it (nothing is metered).
+      const over = await new Promise<number>((resolve, reject) => {
+        http.get({ host: '127.0.0.1', port, path: '/', localAddress: '127.0.0.1', agent: false }, (res) => resolve(res.statusCode ?? 0)).on('error', reject);
+      });
+      expect(over).toBe(429);
+      expect(handled).toBe(0);
+      // Another client (another loopback address) is served at once.
+      const other = await new Promise<number>((resolve, reject) => {
+        http.get({ host: '127.0.0.1', port, path: '/', localAddress: '127.0.0.2', agent: false }, (res) => resolve(res.statusCode ?? 0)).on('error', reject);
+      });
+      expect(other).toBe(200);
+      // Once the first address lets go of one, it may connect again.
+      held[0]!.destroy();
+      await within(5_000, async () => {
+        const status = await new Promise<number>((resolve) => {
+          http
+            .get({ host: '127.0.0.1', port, path: '/', localAddress: '127.0.0.1', agent: false }, (res) => resolve(res.statusCode ?? 0))
+            .on('error', () => resolve(0));
+        });
+        return status === 200;
+      });
+    } finally {
+      for (const socket of held) socket.destroy();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
