@@ -4,8 +4,10 @@
  * neither. Redis holds the live counts; the day counts are also added to the database every
  * second, and a day Redis no longer knows (it restarted without persistence) is seeded from there.
  * A Redis that is down or hung fails fast (bounded command timeout, no offline queue): the caller
- * answers 503 rather than admitting unmetered traffic or making the client wait.
+ * answers 503 rather than admitting unmetered traffic or making the client wait, and a refund
+ * queued behind a consume that timed out takes back what it spends once a hung Redis resumes.
  */
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Product } from '../domain/account.js';
@@ -22,10 +24,13 @@ export class QuotaUnavailableError extends Error {
   }
 }
 
-// KEYS: minute, day. ARGV: minute limit, day limit (-1: none), minute TTL, day TTL (ms).
+// KEYS: minute, day, receipt. ARGV: minute limit, day limit (-1: none), minute TTL, day TTL (ms).
 // TTLs are relative, not absolute: a clock skew between this host and Redis must not expire a
 // window's key early (the key names the window, so living a little longer is harmless).
 // Returns {admitted 0|1, refused by 0 none|1 minute|2 day, minute count, day count}.
+/** How long a consume's receipt is kept: its refund, if any, runs right after it on the same connection. */
+const RECEIPT_TTL_MS = 10_000;
+
 const CONSUME_SCRIPT = `
 local ml = tonumber(ARGV[1])
 local dl = tonumber(ARGV[2])
@@ -41,7 +46,22 @@ if dl >= 0 then
   d = redis.call('INCR', KEYS[2])
   if d == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[4]) end
 end
+redis.call('SET', KEYS[3], (ml >= 0 and 'm' or '') .. (dl >= 0 and 'd' or ''), 'PX', ${RECEIPT_TTL_MS})
 return {1, 0, m, d}
+`;
+
+/**
+ * Takes back what a consume spent, if it ran and admitted (its receipt says which windows). Sent
+ * on the same connection right after a consume whose answer never came (Redis hung): Redis runs
+ * commands of a connection in order, so when it resumes, the consume runs and this right after it.
+ */
+const REFUND_SCRIPT = `
+local spent = redis.call('GET', KEYS[3])
+if not spent then return 0 end
+redis.call('DEL', KEYS[3])
+if string.find(spent, 'm') and redis.call('EXISTS', KEYS[1]) == 1 then redis.call('DECR', KEYS[1]) end
+if string.find(spent, 'd') and redis.call('EXISTS', KEYS[2]) == 1 then redis.call('DECR', KEYS[2]) end
+return 1
 `;
 
 const TTL_MARGIN_MS = 5_000;
@@ -49,7 +69,8 @@ const TTL_MARGIN_MS = 5_000;
 type ConsumeResult = [admitted: number, refusedBy: number, minute: number, day: number];
 
 interface QuotaRedis extends Redis {
-  mgwConsumeQuota(minuteKey: string, dayKey: string, ml: number, dl: number, mTtlMs: number, dTtlMs: number): Promise<ConsumeResult>;
+  mgwConsumeQuota(minuteKey: string, dayKey: string, receiptKey: string, ml: number, dl: number, mTtlMs: number, dTtlMs: number): Promise<ConsumeResult>;
+  mgwRefundQuota(minuteKey: string, dayKey: string, receiptKey: string): Promise<number>;
 }
 
 interface RedisQuotaOptions {
@@ -72,7 +93,8 @@ export function createRedisQuota(options: RedisQuotaOptions): RedisQuota {
   const { days, logger } = options;
   const prefix = options.keyPrefix ?? 'mgw:quota';
   const redis = options.redis as QuotaRedis;
-  redis.defineCommand('mgwConsumeQuota', { numberOfKeys: 2, lua: CONSUME_SCRIPT });
+  redis.defineCommand('mgwConsumeQuota', { numberOfKeys: 3, lua: CONSUME_SCRIPT });
+  redis.defineCommand('mgwRefundQuota', { numberOfKeys: 3, lua: REFUND_SCRIPT });
 
   /** Days this process has checked Redis still knows; cleared on every reconnect (Redis may have restarted). */
   const seeded = new Set<string>();
@@ -83,6 +105,7 @@ export function createRedisQuota(options: RedisQuotaOptions): RedisQuota {
   const keys = (accountId: string, product: Product, minute: number, day: number) => ({
     minute: `${prefix}:{${accountId}}:${product}:m:${minute}`,
     day: `${prefix}:{${accountId}}:${product}:d:${day}`,
+    receipt: `${prefix}:{${accountId}}:receipt:${randomUUID()}`,
   });
 
   /** The first time a process meets a day: if Redis lost it, put back what the database counted. */
@@ -142,8 +165,11 @@ export function createRedisQuota(options: RedisQuotaOptions): RedisQuota {
       let result: ConsumeResult;
       try {
         if (limits.perDay !== null) await seedDay(k.day, account.id, product, day.index, ttl(day.endsAt));
-        result = await redis.mgwConsumeQuota(k.minute, k.day, limits.perMinute ?? -1, limits.perDay ?? -1, ttl(minute.endsAt), ttl(day.endsAt));
+        result = await redis.mgwConsumeQuota(k.minute, k.day, k.receipt, limits.perMinute ?? -1, limits.perDay ?? -1, ttl(minute.endsAt), ttl(day.endsAt));
       } catch (error) {
+        // Answered 503, so nothing may stay spent: if the consume is still queued on a hung Redis,
+        // the refund queued behind it takes back what it spends. On a closed connection neither runs.
+        redis.mgwRefundQuota(k.minute, k.day, k.receipt).catch(() => undefined);
         throw new QuotaUnavailableError(error);
       }
       const [admitted, refusedBy, minuteCount, dayCount] = result.map(Number) as ConsumeResult;

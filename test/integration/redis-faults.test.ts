@@ -6,7 +6,7 @@
  */
 import { ENGINES, postgresAvailable } from '../support/engines.js';
 import { ownRedis, redisAvailable, type OwnedRedis } from '../support/redis.js';
-import { bearer, startTestService, type TestService } from '../support/service.js';
+import { bearer, startTestService, TestClock, type TestService } from '../support/service.js';
 import { within } from '../support/wait.js';
 import { FAULT_PHASES, loadThroughFaults, summarize, unhandledRejections } from '../support/steady-load.js';
 
@@ -84,4 +84,36 @@ maybe('/ready says redis unreachable (503) while Redis is hung, and ready again 
     await server.resume();
   }
   await within(10_000, async () => (await ready()) === 200);
+});
+
+maybe('requests answered 503 while Redis is hung spend nothing once it resumes: units spent equal answers admitted', async () => {
+  // A day window only (the minute left out), so the count cannot roll over during the test.
+  const hung = await startTestService({
+    clock: new TestClock(Date.UTC(2026, 10, 24, 12, 0, 30)),
+    env: { ...target.env, REDIS_URL: server.url, PLAN_LIMITS: JSON.stringify({ marketData: { pro: { perMinute: null, perDay: 1_000 } } }) },
+  });
+  try {
+    const { key } = await hung.createKey('pro');
+    const ask = () => hung.a.get('/api/v1/markets?limit=1').set(bearer(key));
+    const remaining = async () => Number((await ask()).headers['x-ratelimit-remaining']);
+    for (let i = 0; i < 3; i++) expect((await ask()).status).toBe(200);
+    await server.pause();
+    let refused = 0;
+    try {
+      for (let i = 0; i < 5; i++) {
+        const res = await ask();
+        expect(res.status).toBe(503);
+        refused++;
+      }
+    } finally {
+      await server.resume();
+    }
+    expect(refused).toBe(5);
+    // Once Redis has run what was queued (the five consumes and their refunds), only admitted answers count:
+    // three before, and this one.
+    await within(10_000, async () => (await hung.a.get('/ready')).status === 200);
+    expect(await remaining()).toBe(1_000 - 4);
+  } finally {
+    await hung.close();
+  }
 });
