@@ -19,6 +19,7 @@ const PROCESS_AND_FAULT_SUITES = [
   'cli',
   'shared-quota',
   'roles',
+  'hung-leader',
 ].map((name) => `<rootDir>/test/integration/${name}\\.test\\.ts$`);
 
 export default {

@@ -3,15 +3,33 @@
  * schedule): whoever holds a PostgreSQL advisory lock. The lock lives as long as the holder's
  * connection, so a worker that dies (process killed, machine gone, connection cut) releases it,
  * and a waiting worker, trying every `retryMs`, takes over within seconds.
+ *
+ * A holder that hangs (stopped, swapping, a long GC) keeps its connection and so the lock: the
+ * lease row says since when it last renewed. A standby that finds it stale for `staleMs`
+ * terminates the holder's lock session, takes the lock and the row; the fence of the jobs tables
+ * (migration 0005) then refuses every write of the old holder's jobs sessions, so when it wakes up
+ * it cannot write as leader, and its next check finds the lease gone and stops its jobs.
  */
 import pg from 'pg';
 import type { Logger } from 'pino';
 
 /** Advisory locks are per database; the schema is part of the key, so deployments sharing a database (one schema each) do not share a leader. */
 const TRY_LOCK = `select pg_try_advisory_lock(hashtext('market-gateway jobs:' || current_schema())) as locked`;
+/** Milliseconds on PostgreSQL's clock: every instance compares renewals on the same clock. */
+const DB_NOW_MS = `(extract(epoch from clock_timestamp()) * 1000)::bigint`;
+const CLAIM = `insert into jobs_lease (name, holder, renewed_at, backend_pid) values ('jobs', $1, ${DB_NOW_MS}, pg_backend_pid())
+  on conflict (name) do update set holder = excluded.holder, renewed_at = excluded.renewed_at, backend_pid = excluded.backend_pid`;
+const RENEW = `update jobs_lease set renewed_at = ${DB_NOW_MS} where name = 'jobs' and holder = $1`;
+/** Terminates the lock session of a holder that has not renewed for $1 ms; true when it did. */
+const TAKE_OVER_STALE = `select pg_terminate_backend(backend_pid) as terminated from jobs_lease
+  where name = 'jobs' and ${DB_NOW_MS} - renewed_at > $1 and backend_pid <> pg_backend_pid()`;
 
 interface LeaderLeaseOptions {
   databaseUrl: string;
+  /** This process, as named in the lease row and by its jobs sessions (`mgw.jobs_holder`). */
+  holder: string;
+  /** A holder that has not renewed for this long is taken over (default 5 s; takeover within this plus `retryMs`). */
+  staleMs?: number;
   logger: Logger;
   onElected: () => Promise<void>;
   onDemoted: () => Promise<void>;
@@ -29,6 +47,7 @@ interface LeaderLease {
 export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
   const { logger } = options;
   const retryMs = options.retryMs ?? 1_000;
+  const staleMs = options.staleMs ?? 5_000;
   let client: pg.Client | undefined;
   let leader = false;
   let stopped = true;
@@ -52,14 +71,25 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
   async function attempt(): Promise<void> {
     if (stopped) return;
     if (leader && client) {
-      // Still holding it? A broken connection means the lock is gone too.
-      await client.query('select 1').catch((error: Error) => demote(`connection check failed: ${error.message}`));
+      // Still holding it? Renewing says so; a broken connection or a row taken over means it is gone.
+      const renewed = await client.query(RENEW, [options.holder]).then(
+        (result) => result.rowCount === 1,
+        (error: Error) => demote(`connection check failed: ${error.message}`).then(() => true),
+      );
+      if (!renewed) await demote('another worker took the lease over (this one had stopped renewing it)');
       return;
     }
     try {
       client ??= await connect();
       const { rows } = await client.query<{ locked: boolean }>(TRY_LOCK);
-      if (!rows[0]?.locked || stopped) return;
+      if (!rows[0]?.locked) {
+        // Held by someone else: if it stopped renewing, end its lock session; the next attempt takes the lock.
+        const { rows: taken } = await client.query<{ terminated: boolean }>(TAKE_OVER_STALE, [staleMs]);
+        if (taken[0]?.terminated) logger.warn({ staleMs }, 'the jobs lease holder stopped renewing; its lock session was ended');
+        return;
+      }
+      if (stopped) return;
+      await client.query(CLAIM, [options.holder]);
       leader = true;
       logger.info('holding the jobs lease; starting background jobs');
       await options.onElected();

@@ -25,7 +25,10 @@ interface CoordinationDeps {
 
 export function buildCoordination({ role, stores, jobs, markets, predictions, logger, now }: CoordinationDeps) {
   const { pgUrl, jobsStore } = stores;
-  const lease = pgUrl && role !== 'http' ? createLeaderLease({ databaseUrl: pgUrl, logger, onElected: jobs.start, onDemoted: jobs.stop }) : undefined;
+  const lease =
+    pgUrl && role !== 'http'
+      ? createLeaderLease({ databaseUrl: pgUrl, holder: stores.holder, logger, onElected: jobs.start, onDemoted: jobs.stop })
+      : undefined;
   // One reload of each kind at a time, however many notices arrive meanwhile.
   const reloadMarkets = coalescedReload(() => markets.load(jobsStore.markets));
   const reloadPredictions = coalescedReload(() => predictions.load(jobsStore.prediction, now()));

@@ -2,6 +2,8 @@
  * The stores a process opens: Redis first (a setup the server refuses stops start-up before the
  * store is opened), then the store for requests and, on PostgreSQL, a second small pool for jobs.
  */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import { ConfigError, type Config } from '../config/config.js';
@@ -18,6 +20,8 @@ export interface Stores {
   jobsStore: Store;
   /** Set with PostgreSQL, where several instances may run. */
   pgUrl: string | undefined;
+  /** This process in the jobs lease, and on its jobs sessions (the fence of the jobs tables checks it). */
+  holder: string;
   /** Tells the other instances what the jobs wrote (PostgreSQL NOTIFY). */
   notifier: ReturnType<typeof createChangeNotifier> | undefined;
   close(): Promise<void>;
@@ -37,12 +41,19 @@ export async function openStores(config: Config, logger: Logger): Promise<Stores
   const jobsStore =
     store.connection.engine === 'postgres' ? createStore(await openConfiguredStore(config, { queryTimeoutMs: 8_000, poolMax: 4, migrate: false })) : store;
   const pgUrl = store.connection.engine === 'postgres' ? config.databaseUrl : undefined;
+  const holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  // Every session of the jobs' pool says whose it is: once another process holds the lease, the
+  // fence refuses its writes (queued before the pool hands the session out).
+  jobsStore.connection.pgPool?.on('connect', (client) => {
+    client.query(`select set_config('mgw.jobs_holder', $1, false)`, [holder]).catch(() => undefined);
+  });
   const notifier = pgUrl && jobsStore.connection.pgPool ? createChangeNotifier(jobsStore.connection.pgPool, logger) : undefined;
   return {
     redis,
     store,
     jobsStore,
     pgUrl,
+    holder,
     notifier,
     async close() {
       redis?.disconnect();

@@ -164,6 +164,53 @@ const predictionSweeps: Migration = {
   },
 };
 
+/** Tables the background jobs write; the fence below guards them (PostgreSQL only: SQLite has one process and no lease). */
+export const FENCED_TABLES = [
+  'markets',
+  'quotes',
+  'candles',
+  'price_alerts',
+  'prediction_markets',
+  'prediction_history',
+  'movement_baselines',
+  'movement_alerts',
+  'prediction_sweeps',
+] as const;
+
+/**
+ * The jobs lease with a deadline, and its fence. The worker holding the lease renews `renewed_at`
+ * every second; a standby that sees it go stale takes the lease over. Sessions of the jobs' pool
+ * say whose they are (`mgw.jobs_holder`); a write to a jobs table from a session whose holder no
+ * longer holds the lease is refused, so a leader that wakes up after losing the lease cannot write
+ * as leader. Other sessions (requests, the CLI) do not set it and are not checked.
+ */
+const jobsLease = (engine: Engine): Migration => ({
+  async up(db: Kysely<unknown>) {
+    if (engine !== 'postgres') return;
+    await db.schema
+      .createTable('jobs_lease')
+      .addColumn('name', 'text', (c) => c.primaryKey())
+      .addColumn('holder', 'text', (c) => c.notNull())
+      .addColumn('renewed_at', 'bigint', (c) => c.notNull())
+      .addColumn('backend_pid', 'integer', (c) => c.notNull())
+      .execute();
+    await sql`
+      create function mgw_jobs_fence() returns trigger language plpgsql as $$
+      declare me text := current_setting('mgw.jobs_holder', true);
+      begin
+        if me is not null and me <> '' and not exists (select 1 from jobs_lease where name = 'jobs' and holder = me) then
+          raise exception 'fenced: this process no longer holds the jobs lease (%)', me using errcode = '55MGW';
+        end if;
+        return null;
+      end $$`.execute(db);
+    for (const table of FENCED_TABLES) {
+      await sql`create trigger ${sql.raw(`mgw_fence_${table}`)} before insert or update or delete on ${sql.table(table)} for each statement execute function mgw_jobs_fence()`.execute(
+        db,
+      );
+    }
+  },
+});
+
 /** Ordered by name; never edit a migration that has shipped, add a new one. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -171,6 +218,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0002_prediction': prediction(engine),
     '0003_quota_days': quotaDays,
     '0004_prediction_sweeps': predictionSweeps,
+    '0005_jobs_lease': jobsLease(engine),
   };
 }
 
