@@ -45,6 +45,8 @@ const MAX_ENTRIES = 50_000;
 const MAX_UNKNOWN = 10_000;
 /** After a failed lookup, known keys are admitted on their entries for this long without asking the store again (each try may wait a second). */
 const STORE_RETRY_MS = 2_000;
+/** A known key whose re-read takes longer than this is answered from its entry meanwhile (a hung store would make it wait its full second). */
+const SLOW_LOOKUP_MS = 250;
 
 export function createAuthenticator(options: AuthenticatorOptions) {
   const ttlMs = options.ttlMs ?? 60_000;
@@ -110,7 +112,14 @@ export function createAuthenticator(options: AuthenticatorOptions) {
         pending = lookup(keyHash, now, cached).finally(() => inFlight.delete(keyHash));
         inFlight.set(keyHash, pending);
       }
-      return pending;
+      if (!cached || !hashesEqual(cached.keyHash, keyHash)) return pending;
+      // A key this instance knows does not wait on a slow store: its entry answers, the re-read goes on.
+      let timer: NodeJS.Timeout | undefined;
+      const slow = new Promise<Principal>((resolve) => {
+        timer = setTimeout(() => resolve(cached.principal), SLOW_LOOKUP_MS);
+        timer.unref();
+      });
+      return Promise.race([pending, slow]).finally(() => clearTimeout(timer));
     },
 
     start(): void {

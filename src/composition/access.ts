@@ -28,6 +28,7 @@ export function buildAccess({ config, stores, metrics, degraded, logger, now }: 
   const authenticator = createAuthenticator({
     accounts: store.accounts,
     pollMs: config.revocationPollMs,
+    ttlMs: config.keyCacheTtlMs,
     onError: (error) => logger.warn({ err: error }, 'revocation poll failed'),
     // Counted each time, logged at most every 10 s: an outage would otherwise log every request.
     onStale: (error) => {

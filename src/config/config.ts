@@ -24,6 +24,8 @@ const tickerList = z
 const EnvSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   MARKET_DATA_PORT: port.default(4000),
+  /** How long a key read from the store is trusted before it is read again (revocations are polled meanwhile). */
+  KEY_CACHE_TTL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** Open connections one client address may hold per listener; 0: no cap (behind a load balancer, every client is its address). */
   MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(0).max(1_000_000).default(256),
   PREDICTION_PORT: port.default(4001),
@@ -83,6 +85,7 @@ export interface Config {
   host: string;
   marketDataPort: number;
   maxConnectionsPerClient: number;
+  keyCacheTtlMs: number;
   predictionPort: number;
   dataDir: string;
   databaseUrl: string | undefined;
@@ -145,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     marketDataPort: e.MARKET_DATA_PORT,
     maxConnectionsPerClient: e.MAX_CONNECTIONS_PER_CLIENT,
+    keyCacheTtlMs: e.KEY_CACHE_TTL_MS,
     predictionPort: e.PREDICTION_PORT,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,

@@ -12,7 +12,8 @@ import { FAULT_PHASES, loadThroughFaults, summarize, unhandledRejections } from 
 
 const enabled = canOwnPostgres() && (await redisAvailable());
 const maybe = enabled ? it : it.skip;
-const BOUND_MS = 2_500;
+/** The documented bound is 1 s (the statement and connection time-outs); the margin is for a busy machine. */
+const BOUND_MS = 1_500;
 
 let pg: OwnedPostgres;
 let t: TestService;
@@ -25,7 +26,8 @@ beforeAll(async () => {
   // The scale-out set-up: quotas in Redis, the rest in PostgreSQL.
   // Quotas stay on, with variant B's minute window lifted so the load is not refused.
   const limits = JSON.stringify({ prediction: { pro: { perMinute: null } } });
-  t = await startTestService({ env: { DATABASE_URL: pg.url, REDIS_URL: SHARED_REDIS_URL, PLAN_LIMITS: limits } });
+  // Keys trusted for 1 s only, so every outage phase outlasts the cache: known keys must stay admitted anyway.
+  t = await startTestService({ env: { DATABASE_URL: pg.url, REDIS_URL: SHARED_REDIS_URL, PLAN_LIMITS: limits, KEY_CACHE_TTL_MS: '1000' } });
 }, 60_000);
 afterAll(async () => {
   if (!enabled) return;
