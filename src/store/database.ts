@@ -24,7 +24,7 @@ export interface OpenStoreOptions {
   databaseUrl?: string | undefined;
   dataDir: string;
   /**
-   * PostgreSQL: how long one statement may take. Requests use the default (1 s, so a hung database
+   * PostgreSQL: how long one statement may take. Requests use the default (800 ms, so a hung database
    * is a fast 503); background jobs get a second pool with a longer bound for their batch writes.
    */
   queryTimeoutMs?: number;
@@ -35,12 +35,17 @@ export interface OpenStoreOptions {
 }
 
 const INT8_OID = 20;
+/**
+ * How long a request's statement (and its wait for a connection) may take on PostgreSQL: a dead
+ * or hung database is a 503 within a second, answer included.
+ */
+const REQUEST_STATEMENT_MS = 800;
 /** The embedded store's file, in DATA_DIR. */
 export const SQLITE_FILE = 'market-gateway.sqlite';
 
 export async function openStore(options: OpenStoreOptions): Promise<StoreConnection> {
   const connection = options.databaseUrl
-    ? openPostgres(options.databaseUrl, options.queryTimeoutMs ?? 1_000, options.poolMax ?? Number(process.env.PG_POOL_MAX ?? 10))
+    ? openPostgres(options.databaseUrl, options.queryTimeoutMs ?? REQUEST_STATEMENT_MS, options.poolMax ?? Number(process.env.PG_POOL_MAX ?? 10))
     : openSqlite(options.dataDir);
   if (options.migrate !== false) await migrateToLatest(connection.db as Kysely<unknown>, connection.engine);
   return connection;
@@ -70,7 +75,7 @@ function openPostgres(connectionString: string, queryTimeoutMs: number, max: num
     max,
     // Bounded waits: a dead or hung PostgreSQL fails a request within about a second (answered 503),
     // never leaves it hanging.
-    connectionTimeoutMillis: 1_000,
+    connectionTimeoutMillis: Math.min(1_000, queryTimeoutMs),
     query_timeout: queryTimeoutMs,
     idleTimeoutMillis: 30_000,
     // Epoch-millisecond columns are bigint; they fit a JS number, so read them as one.
