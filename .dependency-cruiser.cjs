@@ -24,12 +24,12 @@ module.exports = {
       name: 'store-below-services',
       severity: 'error',
       from: { path: '^src/store/' },
-      to: { path: later('analytics', 'prediction', 'alerts', 'auth', 'quota', 'upstream', 'ingest', 'brief', 'metrics', 'readmodel', 'graphql', 'edge', 'rest', 'graphql-http', 'http', 'cli', 'config', 'composition', 'app') },
+      to: { path: later('analytics', 'prediction', 'alerts', 'auth', 'quota', 'upstream', 'ingest', 'brief', 'metrics', 'webhooks', 'readmodel', 'graphql', 'edge', 'rest', 'graphql-http', 'http', 'cli', 'config', 'composition', 'app') },
     },
     {
       name: 'services-below-schema',
       severity: 'error',
-      from: { path: '^src/(analytics|prediction|alerts|auth|quota|upstream|ingest|brief|metrics|readmodel)/' },
+      from: { path: '^src/(analytics|prediction|alerts|auth|quota|upstream|ingest|brief|metrics|webhooks|readmodel)/' },
       to: { path: later('graphql', 'edge', 'rest', 'graphql-http', 'http', 'cli', 'config', 'composition', 'app') },
     },
     {
