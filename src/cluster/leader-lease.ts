@@ -20,9 +20,13 @@ const DB_NOW_MS = `(extract(epoch from clock_timestamp()) * 1000)::bigint`;
 const CLAIM = `insert into jobs_lease (name, holder, renewed_at, backend_pid) values ('jobs', $1, ${DB_NOW_MS}, pg_backend_pid())
   on conflict (name) do update set holder = excluded.holder, renewed_at = excluded.renewed_at, backend_pid = excluded.backend_pid`;
 const RENEW = `update jobs_lease set renewed_at = ${DB_NOW_MS} where name = 'jobs' and holder = $1`;
-/** Terminates the lock session of a holder that has not renewed for $1 ms; true when it did. */
+/**
+ * Terminates the lock session of a holder that has not renewed for $1 ms; true when it did. Only a
+ * session that still holds an advisory lock: a dead holder's process id may belong to another session by now.
+ */
 const TAKE_OVER_STALE = `select pg_terminate_backend(backend_pid) as terminated from jobs_lease
-  where name = 'jobs' and ${DB_NOW_MS} - renewed_at > $1 and backend_pid <> pg_backend_pid()`;
+  where name = 'jobs' and ${DB_NOW_MS} - renewed_at > $1 and backend_pid <> pg_backend_pid()
+    and exists (select 1 from pg_locks where locktype = 'advisory' and granted and pid = jobs_lease.backend_pid)`;
 
 interface LeaderLeaseOptions {
   databaseUrl: string;
