@@ -102,21 +102,22 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       if (!isWellFormedApiKey(rawKey)) return null;
       const keyHash = hashApiKey(rawKey);
       const cached = known.get(keyHash);
-      if (cached && cached.expiresAt > now && hashesEqual(cached.keyHash, keyHash)) return cached.principal;
-      if (cached && now - storeFailedAt < STORE_RETRY_MS && hashesEqual(cached.keyHash, keyHash)) return cached.principal;
+      const entry = cached && hashesEqual(cached.keyHash, keyHash) ? cached : undefined;
+      // Fresh, or the store failed a moment ago: the entry answers without asking the store.
+      if (entry && (entry.expiresAt > now || now - storeFailedAt < STORE_RETRY_MS)) return entry.principal;
       const missUntil = unknown.get(keyHash);
       if (missUntil !== undefined && missUntil > now) return null;
 
       let pending = inFlight.get(keyHash);
       if (!pending) {
-        pending = lookup(keyHash, now, cached).finally(() => inFlight.delete(keyHash));
+        pending = lookup(keyHash, now, entry).finally(() => inFlight.delete(keyHash));
         inFlight.set(keyHash, pending);
       }
-      if (!cached || !hashesEqual(cached.keyHash, keyHash)) return pending;
+      if (!entry) return pending;
       // A key this instance knows does not wait on a slow store: its entry answers, the re-read goes on.
       let timer: NodeJS.Timeout | undefined;
       const slow = new Promise<Principal>((resolve) => {
-        timer = setTimeout(() => resolve(cached.principal), SLOW_LOOKUP_MS);
+        timer = setTimeout(() => resolve(entry.principal), SLOW_LOOKUP_MS);
         timer.unref();
       });
       return Promise.race([pending, slow]).finally(() => clearTimeout(timer));

@@ -77,10 +77,9 @@ async function createKey(options: CreateOptions): Promise<IssuedKey> {
 async function addKey(accountId: string, name: string, store?: Store): Promise<IssuedKey> {
   const add = async (s: Store) => {
     const key = generateApiKey();
-    const record = await s.accounts.addKey({ accountId, name, keyHash: hashApiKey(key), displayPrefix: displayPrefix(key), now: Date.now() });
-    if (!record) throw new CliError(`no account with id ${accountId} (see: keys list)`);
-    const account = (await s.accounts.findKeyById(record.id))!.account;
-    return { key, record, account };
+    const added = await s.accounts.addKey({ accountId, name, keyHash: hashApiKey(key), displayPrefix: displayPrefix(key), now: Date.now() });
+    if (!added) throw new CliError(`no account with id ${accountId} (see: keys list)`);
+    return { key, record: added.key, account: added.account };
   };
   return store ? add(store) : withStore(add);
 }

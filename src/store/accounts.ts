@@ -99,9 +99,13 @@ export function createAccountRepository(db: Kysely<Database>) {
     },
 
     /** Another key on an existing account (a rotation without downtime); undefined when the account does not exist. */
-    async addKey(input: NewKey & { accountId: string }): Promise<ApiKeyRecord | undefined> {
-      const account = await db.selectFrom('accounts').select('id').where('id', '=', input.accountId).executeTakeFirst();
-      return account ? insertKey(db, input.accountId, input) : undefined;
+    async addKey(input: NewKey & { accountId: string }): Promise<{ account: Account; key: ApiKeyRecord } | undefined> {
+      const row = await db
+        .selectFrom('accounts')
+        .select(['id', 'name', 'market_data_plan', 'prediction_plan'])
+        .where('id', '=', input.accountId)
+        .executeTakeFirst();
+      return row ? { account: toAccount(row), key: await insertKey(db, input.accountId, input) } : undefined;
     },
 
     async findKeyByHash(keyHash: string): Promise<KeyWithAccount | undefined> {

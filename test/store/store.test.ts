@@ -49,9 +49,15 @@ describeOnEachEngine('store', (suite) => {
       displayPrefix: second.slice(0, 10),
       now: 4_000,
     });
-    expect(added).toMatchObject({ accountId: account.id, name: 'acme rotated', createdAt: 4_000, revokedAt: null });
-    expect(added!.id).not.toBe(record.id);
-    expect(await suite.store.accounts.findKeyByHash(hashApiKey(second))).toEqual({ keyId: added!.id, keyHash: hashApiKey(second), revokedAt: null, account });
+    expect(added?.account).toEqual(account);
+    expect(added?.key).toMatchObject({ accountId: account.id, name: 'acme rotated', createdAt: 4_000, revokedAt: null });
+    expect(added!.key.id).not.toBe(record.id);
+    expect(await suite.store.accounts.findKeyByHash(hashApiKey(second))).toEqual({
+      keyId: added!.key.id,
+      keyHash: hashApiKey(second),
+      revokedAt: null,
+      account,
+    });
     expect(
       await suite.store.accounts.addKey({ accountId: 'acct_missing', name: 'x', keyHash: hashApiKey(`${second}x`), displayPrefix: 'mgw_cccccc', now: 4_000 }),
     ).toBeUndefined();
