@@ -7,7 +7,7 @@ import { createHttpServer } from '../../src/http/http-server.js';
 import type { AddressInfo } from 'node:net';
 import supertest from 'supertest';
 import { createService, type Role, type Service } from '../../src/app.js';
-import { displayPrefix, generateApiKey, hashApiKey } from '../../src/auth/api-key.js';
+import { issueKey } from './keys.js';
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/logging/logger.js';
 import type { MarketDataPlan, PredictionPlan } from '../../src/domain/account.js';
@@ -90,18 +90,7 @@ export async function startTestService(
     a: supertest.agent(url(servers[0]!)),
     b: supertest.agent(url(servers[1]!)),
     urls: { a: url(servers[0]!), b: url(servers[1]!) },
-    async createKey(plan = 'pro', predictionPlan = 'none') {
-      const key = generateApiKey();
-      const { account, key: record } = await service.store.accounts.createAccountWithKey({
-        name: `test-${plan}`,
-        marketDataPlan: plan,
-        predictionPlan,
-        keyHash: hashApiKey(key),
-        displayPrefix: displayPrefix(key),
-        now: clock.now(),
-      });
-      return { key, keyId: record.id, accountId: account.id };
-    },
+    createKey: (plan = 'pro', predictionPlan = 'none') => issueKey(service.store, { plan, predictionPlan, now: clock.now() }),
     async close({ keepData = false } = {}) {
       await Promise.all(
         servers.map(

@@ -3,10 +3,11 @@
  * malformed keys never reach the store, unknown keys are remembered briefly, and a revocation
  * written by another process is picked up by the poll.
  */
-import { displayPrefix, generateApiKey, hashApiKey } from '../../src/auth/api-key.js';
+import { generateApiKey } from '../../src/auth/api-key.js';
 import { createAuthenticator } from '../../src/auth/authenticator.js';
 import { createStore, openStore, type Store } from '../../src/store/index.js';
 import { tempDataDir } from '../support/engines.js';
+import { issueKey } from '../support/keys.js';
 import { within } from '../support/wait.js';
 
 const T0 = Date.UTC(2026, 10, 24, 12);
@@ -17,16 +18,8 @@ beforeAll(async () => {
 afterAll(() => store?.connection.close());
 
 async function newKey() {
-  const key = generateApiKey();
-  const { key: record } = await store.accounts.createAccountWithKey({
-    name: 'k',
-    marketDataPlan: 'pro',
-    predictionPlan: 'none',
-    keyHash: hashApiKey(key),
-    displayPrefix: displayPrefix(key),
-    now: T0,
-  });
-  return { key, id: record.id };
+  const { key, keyId } = await issueKey(store, { now: T0 });
+  return { key, id: keyId };
 }
 
 /** The store's key lookups, counted (the real repository, observed). */
@@ -124,15 +117,7 @@ it('100 000 random keys do not evict a key that works', async () => {
 
 it('while the store cannot answer, a key the instance knew stays admitted; an unknown one is an error', async () => {
   const own = createStore(await openStore({ dataDir: tempDataDir() }));
-  const key = generateApiKey();
-  await own.accounts.createAccountWithKey({
-    name: 'k',
-    marketDataPlan: 'pro',
-    predictionPlan: 'none',
-    keyHash: hashApiKey(key),
-    displayPrefix: displayPrefix(key),
-    now: T0,
-  });
+  const { key } = await issueKey(own, { now: T0 });
   const stale: unknown[] = [];
   const auth = createAuthenticator({ accounts: own.accounts, pollMs: 60_000, ttlMs: 60_000, onStale: (error) => stale.push(error) });
   const known = await auth.authenticate(key, T0);

@@ -29,14 +29,15 @@ it('leaves to Apollo what it owns: mutations, introspection, invalid texts, an a
 it('keeps at most maxEntries texts, least recently used dropped first', () => {
   const compiler = createOperationCompiler(schema, { maxEntries: 2 });
   const [a, b, c] = [1, 2, 3].map((n) => `{ predictionMarkets(limit: ${n}) { count } }`) as [string, string, string];
-  const first = compiler.get(a, undefined);
-  compiler.get(b, undefined);
-  expect(compiler.get(a, undefined)).toBe(first); // a used again: b is now the oldest
-  compiler.get(c, undefined);
-  expect(compiler.get(a, undefined)).toBe(first);
-  const bAgain = compiler.get(b, undefined);
-  expect(bAgain).toBeDefined();
-  expect(compiler.get(c, undefined)).not.toBe(undefined);
+  const firstA = compiler.get(a, undefined);
+  const firstB = compiler.get(b, undefined);
+  expect(compiler.get(a, undefined)).toBe(firstA); // a used again: b is now the oldest
+  const firstC = compiler.get(c, undefined); // the third text: b is dropped
+  expect(compiler.get(a, undefined)).toBe(firstA);
+  expect(compiler.get(c, undefined)).toBe(firstC);
+  const secondB = compiler.get(b, undefined); // compiled again
+  expect(secondB).toBeDefined();
+  expect(secondB).not.toBe(firstB);
 });
 
 it('is bounded by the size of the texts too: a text larger than the whole budget is compiled but not kept', () => {

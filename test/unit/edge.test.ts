@@ -1,9 +1,3 @@
-/**
- * The edge's request sequence in-process, on a real embedded store, authenticator and quota:
- * key -> route -> plan -> quota -> parameters, each refusal at its step, nothing spent before the
- * quota step, and the rate-limit headers on every answer after it.
- */
-import { displayPrefix, generateApiKey, hashApiKey } from '../../src/auth/api-key.js';
 import { createAuthenticator } from '../../src/auth/authenticator.js';
 import type { MarketDataPlan, Product } from '../../src/domain/account.js';
 import { createEdge, type Edge, type EdgeRequest } from '../../src/edge/edge.js';
@@ -11,6 +5,7 @@ import { ApiError } from '../../src/edge/errors.js';
 import { createStoreQuota } from '../../src/quota/index.js';
 import { createStore, openStore, type Store } from '../../src/store/index.js';
 import { tempDataDir } from '../support/engines.js';
+import { issueKey } from '../support/keys.js';
 
 const NOW = Date.UTC(2026, 10, 24, 12, 0, 30);
 let store: Store;
@@ -30,18 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => store?.connection.close());
 
-async function keyOf(plan: MarketDataPlan): Promise<string> {
-  const key = generateApiKey();
-  await store.accounts.createAccountWithKey({
-    name: plan,
-    marketDataPlan: plan,
-    predictionPlan: 'none',
-    keyHash: hashApiKey(key),
-    displayPrefix: displayPrefix(key),
-    now: NOW,
-  });
-  return key;
-}
+const keyOf = async (plan: MarketDataPlan) => (await issueKey(store, { plan, now: NOW })).key;
 
 /** A request for the free market-data plan whose steps record that they ran. */
 function request(key: string | undefined, overrides: Partial<EdgeRequest<string, number>> = {}) {
