@@ -52,7 +52,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const jobs = buildJobs({ config, stores, markets, predictions, briefs, metrics, logger, now });
   const coordination = buildCoordination({ role, stores, jobs, markets, predictions, logger, now });
   const access = buildAccess({ config, stores, metrics, degraded, logger, now });
-  const services: GraphQLServices = { store, markets, briefs, predictions, morningBriefs: jobs.morningBriefs, now };
+  const webhooks = { repo: store.webhooks, policy: config.webhooks.policy, onQueued: jobs.webhooks.wake };
+  metrics.watchWebhookQueue(() => store.webhooks.queueStats());
+  const services: GraphQLServices = { store, markets, briefs, predictions, morningBriefs: jobs.morningBriefs, webhooks, now };
   const graphql = await buildGraphQL({ config, services, metrics, degraded, logger });
   const ready = buildReadiness({ stores, markets, predictions, liveFeeds: jobs.liveFeeds, now });
   const apps = buildVariantApps({ edges: access.edges, graphql, services, ready, metrics, degraded, logger });
@@ -71,6 +73,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
     morningBriefs: jobs.morningBriefs,
     liveFeeds: jobs.liveFeeds,
     alerts: jobs.alerts,
+    /** The webhook delivery worker (runs with the jobs). */
+    webhookWorker: jobs.webhooks,
     sharedQuota: access.sharedQuota,
     redis: stores.redis,
     /** Prometheus registry: requests, latency, quotas, alerts, degraded answers, feeds, the process. */
@@ -89,6 +93,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     },
     async close(): Promise<void> {
       await coordination.stop();
+      jobs.close();
       await graphql.stop();
       await access.stop();
       await stores.close();

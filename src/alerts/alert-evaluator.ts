@@ -1,13 +1,15 @@
 /**
  * Applies D11 after each ingest batch: every active alert is checked against the new quotes
  * (and, for `signal` alerts, the 1h brief signals), and moved to triggered/expired exactly once:
- * the store's conditional update makes a second evaluator (or instance) a no-op.
+ * the store's conditional update makes a second evaluator (or instance) a no-op. Each transition
+ * writes its webhook event in the same transaction, for the delivery worker to send.
  */
 import type { Logger } from 'pino';
 import type { BriefService } from '../analytics/brief-service.js';
 import type { PriceAlert } from '../domain/account.js';
 import type { Quote } from '../domain/market.js';
 import type { PriceAlertRepository } from '../store/price-alerts.js';
+import { priceAlertEvent } from '../webhooks/events.js';
 import { evaluatePriceAlert } from './evaluate.js';
 
 /** Signal alerts watch the default brief interval. */
@@ -37,7 +39,9 @@ export function createAlertEvaluator(deps: {
             ? ({ status: 'expired', at: now } as const)
             : null;
         if (!transition) continue;
-        if (await deps.alerts.transition(alert.id, transition.status, transition.at)) {
+        // The webhook event is written with the transition (the outbox), or not at all.
+        const event = priceAlertEvent(alert, transition.status, transition.at, quote ?? null);
+        if (await deps.alerts.transition(alert.id, transition.status, transition.at, event)) {
           changed++;
           deps.logger.info({ alertId: alert.id, symbol: alert.symbol, status: transition.status }, 'price alert changed state');
           deps.onTransition?.(alert, transition.status, transition.at);

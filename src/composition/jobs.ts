@@ -19,7 +19,18 @@ import type { MarketReadModel } from '../readmodel/market-read-model.js';
 import type { PredictionReadModel } from '../readmodel/prediction-read-model.js';
 import { createLiveFeeds } from '../upstream/live-feeds.js';
 import { createConnectors, liveSymbols } from '../upstream/registry.js';
+import { createConnectAgents } from '../webhooks/destination.js';
+import { createDeliveryWorker } from '../webhooks/delivery-worker.js';
+import type { AttemptResult } from '../webhooks/retry-schedule.js';
+import { packageVersion } from '../package-info.js';
 import type { Stores } from './stores.js';
+
+/** An attempt's result as a metric label: the status class, or how it failed. */
+function attemptResultLabel(result: AttemptResult): string {
+  if (result.kind === 'answered') return `${Math.floor(result.status / 100)}xx`;
+  if (result.error.startsWith('destination refused')) return 'refused';
+  return result.error.startsWith('no answer within') ? 'timeout' : 'error';
+}
 
 interface JobDeps {
   config: Config;
@@ -35,11 +46,25 @@ interface JobDeps {
 export function buildJobs({ config, stores, markets, predictions, briefs, metrics, logger, now }: JobDeps) {
   const { jobsStore, notifier } = stores;
   const connectors = createConnectors(config.feeds.live, config.upstream);
+  const webhookAgents = createConnectAgents(config.webhooks.policy);
+  const webhooks = createDeliveryWorker({
+    repo: jobsStore.webhooks,
+    agents: webhookAgents,
+    ...config.webhooks,
+    userAgent: `market-gateway/${packageVersion()} (webhooks)`,
+    now,
+    logger,
+    onAttempt: (result) => metrics.webhookAttempts.inc({ result: attemptResultLabel(result) }),
+    onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
+  });
   const alerts = createAlertEvaluator({
     alerts: jobsStore.priceAlerts,
     briefs,
     logger,
-    onTransition: (_alert, status) => metrics.alerts.inc({ kind: `price_${status}` }),
+    onTransition: (_alert, status) => {
+      metrics.alerts.inc({ kind: `price_${status}` });
+      webhooks.wake();
+    },
   });
   const ingest = createIngestRunner({
     store: jobsStore,
@@ -85,6 +110,7 @@ export function buildJobs({ config, stores, markets, predictions, briefs, metric
 
   return {
     alerts,
+    webhooks,
     ingest,
     predictionIngest,
     liveFeeds,
@@ -93,9 +119,14 @@ export function buildJobs({ config, stores, markets, predictions, briefs, metric
       await Promise.all([ingest.start(), predictionIngest.start()]);
       liveFeeds.start();
       morningBriefs.start();
+      webhooks.start();
     },
     async stop(): Promise<void> {
-      await Promise.all([liveFeeds.stop(), ingest.stop(), predictionIngest.stop(), morningBriefs.stop()]);
+      await Promise.all([liveFeeds.stop(), ingest.stop(), predictionIngest.stop(), morningBriefs.stop(), webhooks.stop()]);
+    },
+    /** Closes the webhook connections kept alive; after the last stop. */
+    close(): void {
+      webhookAgents.destroy();
     },
   };
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DAY_MS } from '../domain/time.js';
 import { PlanLimitOverridesSchema, resolvePlanLimits, type PlanLimitTable } from '../quota/plans.js';
+import { type DestinationPolicy, parseAllowedNetworks } from '../webhooks/destination.js';
 import { LIVE_SOURCES, parseFeeds, PREDICTION_SOURCES, type FeedSelection, type UpstreamSettings } from '../upstream/sources.js';
 
 const port = z.coerce.number().int().min(0).max(65_535);
@@ -79,6 +80,17 @@ const EnvSchema = z.object({
   LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   KALSHI_SERIES: tickerList,
   KALSHI_EVENTS: tickerList,
+  /** Webhook URLs may be http:// as well as https:// (internal receivers, tests). */
+  WEBHOOK_ALLOW_HTTP: z.enum(['0', '1']).default('0'),
+  /** CIDRs webhooks may reach although they are not public, e.g. 10.0.0.0/8,::1/128. */
+  WEBHOOK_ALLOWED_NETWORKS: z.string().optional(),
+  /** Per delivery attempt. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** Attempts in flight at once, in all and per endpoint. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+  /** How often the queue is read for retries coming due and deliveries queued by the CLI. */
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
 });
 
 export interface Config {
@@ -102,6 +114,7 @@ export interface Config {
   revocationPollMs: number;
   briefHourUtc: number;
   llm: { baseUrl: string | undefined; model: string; apiKey: string | undefined; timeoutMs: number };
+  webhooks: { policy: DestinationPolicy; timeoutMs: number; concurrency: number; perEndpoint: number; pollMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -133,6 +146,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const feeds = parseFeeds(e.FEEDS);
   if ('error' in feeds) throw new ConfigError(`invalid configuration: FEEDS: ${feeds.error}`);
+  const allowedNetworks = parseAllowedNetworks(e.WEBHOOK_ALLOWED_NETWORKS);
+  if ('error' in allowedNetworks) throw new ConfigError(`invalid configuration: WEBHOOK_ALLOWED_NETWORKS: ${allowedNetworks.error}`);
   const sourceEnv = parsed.data as Record<string, string | number | undefined>;
   const sources = Object.fromEntries(
     LIVE_SOURCES.map((s) => [
@@ -168,5 +183,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     revocationPollMs: e.REVOCATION_POLL_MS,
     briefHourUtc: e.BRIEF_HOUR_UTC,
     llm: { baseUrl: e.LLM_BASE_URL, model: e.LLM_MODEL, apiKey: e.LLM_API_KEY, timeoutMs: e.LLM_TIMEOUT_MS },
+    webhooks: {
+      policy: { allowHttp: e.WEBHOOK_ALLOW_HTTP === '1', allowedNetworks: allowedNetworks.networks },
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      concurrency: e.WEBHOOK_CONCURRENCY,
+      perEndpoint: e.WEBHOOK_ENDPOINT_CONCURRENCY,
+      pollMs: e.WEBHOOK_POLL_MS,
+    },
   };
 }

@@ -4,6 +4,7 @@ import type { MorningBriefService } from '../brief/morning-briefs.js';
 import type { MarketReadModel } from '../readmodel/market-read-model.js';
 import type { PredictionReadModel } from '../readmodel/prediction-read-model.js';
 import type { Store } from '../store/index.js';
+import type { WebhookManagement } from '../webhooks/endpoints.js';
 
 export interface GraphQLServices {
   store: Store;
@@ -11,5 +12,6 @@ export interface GraphQLServices {
   briefs: BriefService;
   predictions: PredictionReadModel;
   morningBriefs: MorningBriefService;
+  webhooks: WebhookManagement;
   now(): number;
 }

@@ -19,6 +19,12 @@ interface ServiceMetrics {
   graphqlRequests: Counter<'path'>;
   /** Where the live feeds' stats come from. */
   watchFeeds(stats: () => PollerStats[]): void;
+  /** Webhook deliveries that reached an outcome: delivered, retried (an attempt failed, another is due), failed. */
+  webhookDeliveries: Counter<'outcome'>;
+  /** Webhook attempts by result: 2xx, 3xx, 4xx, 5xx, timeout, refused (destination not allowed), error (connection). */
+  webhookAttempts: Counter<'result'>;
+  /** Where the webhook queue's depth and oldest pending delivery are read at scrape time. */
+  watchWebhookQueue(stats: () => Promise<{ pending: number; oldestCreatedAt: number | null }>): void;
 }
 
 export function createMetrics(): ServiceMetrics {
@@ -64,6 +70,28 @@ export function createMetrics(): ServiceMetrics {
     g.set({ source: s.source }, s.circuit === 'closed' ? 0 : 1),
   );
 
+  // Read from the store at scrape time, so every instance shows the shared queue; a failed read leaves them unset.
+  let webhookQueue: () => Promise<{ pending: number; oldestCreatedAt: number | null }> = async () => ({ pending: 0, oldestCreatedAt: null });
+  const queueStats = async () => webhookQueue().catch(() => undefined);
+  new Gauge({
+    name: 'mgw_webhook_queue_depth',
+    help: 'Webhook deliveries pending (due now or waiting for a retry)',
+    registers: [registry],
+    async collect() {
+      const stats = await queueStats();
+      if (stats) this.set(stats.pending);
+    },
+  });
+  new Gauge({
+    name: 'mgw_webhook_oldest_pending_age_seconds',
+    help: 'Age of the oldest pending webhook delivery (0 when none is pending)',
+    registers: [registry],
+    async collect() {
+      const stats = await queueStats();
+      if (stats) this.set(stats.oldestCreatedAt === null ? 0 : Math.max(0, (Date.now() - stats.oldestCreatedAt) / 1000));
+    },
+  });
+
   return {
     registry,
     degradedAnswers: new Counter({
@@ -92,6 +120,21 @@ export function createMetrics(): ServiceMetrics {
     }),
     watchFeeds(stats) {
       feeds = stats;
+    },
+    webhookDeliveries: new Counter({
+      name: 'mgw_webhook_deliveries_total',
+      help: 'Webhook deliveries by outcome: delivered, retried (an attempt failed and another is scheduled), failed (given up or endpoint disabled)',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    webhookAttempts: new Counter({
+      name: 'mgw_webhook_attempts_total',
+      help: 'Webhook delivery attempts by result: 2xx, 3xx, 4xx, 5xx, timeout, refused (destination not allowed), error (connection failed)',
+      labelNames: ['result'],
+      registers: [registry],
+    }),
+    watchWebhookQueue(stats) {
+      webhookQueue = stats;
     },
   };
 }

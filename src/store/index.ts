@@ -4,6 +4,7 @@ import { createMarketRepository } from './markets.js';
 import { createPredictionRepository } from './prediction.js';
 import { createPriceAlertRepository } from './price-alerts.js';
 import { createQuotaDayRepository } from './quota-days.js';
+import { createWebhookRepository } from './webhooks.js';
 
 export { openStore, type StoreConnection } from './database.js';
 
@@ -16,6 +17,7 @@ export function createStore(connection: StoreConnection) {
     priceAlerts: createPriceAlertRepository(connection.db),
     prediction: createPredictionRepository(connection.db),
     quotaDays: createQuotaDayRepository(connection.db),
+    webhooks: createWebhookRepository(connection.db),
   };
 }
 

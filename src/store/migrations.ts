@@ -203,11 +203,76 @@ const jobsLease = (engine: Engine): Migration => ({
         end if;
         return null;
       end $$`.execute(db);
-    for (const table of FENCED_TABLES) {
-      await sql`create trigger ${sql.raw(`mgw_fence_${table}`)} before insert or update or delete on ${sql.table(table)} for each statement execute function mgw_jobs_fence()`.execute(
-        db,
-      );
-    }
+    for (const table of FENCED_TABLES) await fence(db, table);
+  },
+});
+
+/** Refuses, before each statement on `table`, a jobs session whose holder lost the lease. */
+const fence = (db: Kysely<unknown>, table: string) =>
+  sql`create trigger ${sql.raw(`mgw_fence_${table}`)} before insert or update or delete on ${sql.table(table)} for each statement execute function mgw_jobs_fence()`.execute(
+    db,
+  );
+
+/** The webhook tables the jobs write (deliveries' outcomes, endpoints they disable): fenced like the others. */
+export const WEBHOOK_FENCED_TABLES = ['webhook_endpoints', 'webhook_events', 'webhook_deliveries'] as const;
+
+/**
+ * Enterprise webhooks: endpoints, the outbox of events (written in the transaction that moves the
+ * alert), and one delivery per event and endpoint. The worker's queue is the partial index of
+ * pending deliveries by due time, so finding the next due ones never reads delivered history.
+ */
+const webhooks = (engine: Engine): Migration => ({
+  async up(db: Kysely<unknown>) {
+    const [serialType, serial] = serialColumn(engine);
+    await db.schema
+      .createTable('webhook_endpoints')
+      .addColumn('seq', serialType as 'integer', serial)
+      .addColumn('id', 'text', (c) => c.notNull().unique())
+      .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
+      .addColumn('url', 'text', (c) => c.notNull())
+      .addColumn('events', 'text', (c) => c.notNull())
+      .addColumn('secret', 'text', (c) => c.notNull())
+      .addColumn('previous_secret', 'text')
+      .addColumn('previous_secret_until', 'bigint')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('disabled_at', 'bigint')
+      .addColumn('disabled_reason', 'text')
+      .execute();
+    await db.schema.createIndex('webhook_endpoints_account').on('webhook_endpoints').columns(['account_id', 'seq']).execute();
+    await db.schema
+      .createTable('webhook_events')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('account_id', 'text', (c) => c.notNull())
+      .addColumn('type', 'text', (c) => c.notNull())
+      .addColumn('body', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('webhook_deliveries')
+      .addColumn('seq', serialType as 'integer', serial)
+      .addColumn('id', 'text', (c) => c.notNull().unique())
+      .addColumn('event_id', 'text', (c) => c.notNull().references('webhook_events.id'))
+      .addColumn('endpoint_id', 'text', (c) => c.notNull().references('webhook_endpoints.id').onDelete('cascade'))
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('attempts', 'integer', (c) => c.notNull())
+      .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
+      .addColumn('last_attempt_at', 'bigint')
+      .addColumn('last_status', 'integer')
+      .addColumn('last_error', 'text')
+      .addColumn('last_response', 'text')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('finished_at', 'bigint')
+      .execute();
+    await db.schema
+      .createIndex('webhook_deliveries_due')
+      .on('webhook_deliveries')
+      .columns(['next_attempt_at', 'seq'])
+      .where(sql.ref('status'), '=', 'pending')
+      .execute();
+    await db.schema.createIndex('webhook_deliveries_endpoint').on('webhook_deliveries').columns(['endpoint_id', 'seq']).execute();
+    await db.schema.createIndex('webhook_deliveries_event').on('webhook_deliveries').column('event_id').execute();
+    if (engine !== 'postgres') return;
+    for (const table of WEBHOOK_FENCED_TABLES) await fence(db, table);
   },
 });
 
@@ -219,6 +284,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0003_quota_days': quotaDays,
     '0004_prediction_sweeps': predictionSweeps,
     '0005_jobs_lease': jobsLease(engine),
+    '0006_webhooks': webhooks(engine),
   };
 }
 

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { AlertKind, AlertStatus, PriceAlert } from '../domain/account.js';
 import { newId } from '../domain/ids.js';
 import type { Database, PriceAlertsTable } from './tables.js';
+import { enqueueEvent, type OutboxEvent } from './webhooks.js';
 
 interface NewPriceAlert {
   accountId: string;
@@ -82,15 +83,23 @@ export function createPriceAlertRepository(db: Kysely<Database>) {
       return rows.map(toAlert);
     },
 
-    /** Moves an alert out of `active` once; returns false if it already left `active`. */
-    async transition(id: string, status: 'triggered' | 'expired', at: number): Promise<boolean> {
-      const result = await db
-        .updateTable('price_alerts')
-        .set(status === 'triggered' ? { status, triggered_at: at } : { status })
-        .where('id', '=', id)
-        .where('status', '=', 'active')
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+    /**
+     * Moves an alert out of `active` once; returns false if it already left `active`. With `event`,
+     * the webhook event it causes is written in the same transaction (the outbox): a crash keeps
+     * both or neither.
+     */
+    async transition(id: string, status: 'triggered' | 'expired', at: number, event?: OutboxEvent): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const result = await trx
+          .updateTable('price_alerts')
+          .set(status === 'triggered' ? { status, triggered_at: at } : { status })
+          .where('id', '=', id)
+          .where('status', '=', 'active')
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) !== 1) return false;
+        if (event) await enqueueEvent(trx, event);
+        return true;
+      });
     },
   };
 }

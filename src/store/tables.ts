@@ -126,6 +126,48 @@ export interface QuotaDaysTable {
   count: number;
 }
 
+/** An Enterprise account's webhook receiver. The secret is kept to sign with; it is shown only when made. */
+export interface WebhookEndpointsTable {
+  seq: Generated<number>;
+  id: string;
+  account_id: string;
+  url: string;
+  /** Comma list of the subscribed event types. */
+  events: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: number | null;
+  created_at: number;
+  disabled_at: number | null;
+  disabled_reason: string | null;
+}
+
+/** The outbox: an event, written in the transaction that caused it, with the body every attempt sends. */
+export interface WebhookEventsTable {
+  id: string;
+  account_id: string;
+  type: string;
+  body: string;
+  created_at: number;
+}
+
+/** One event for one endpoint; its id is the `webhook-id` header. */
+export interface WebhookDeliveriesTable {
+  seq: Generated<number>;
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: number;
+  last_attempt_at: number | null;
+  last_status: number | null;
+  last_error: string | null;
+  last_response: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -140,4 +182,7 @@ export interface Database {
   movement_alerts: MovementAlertsTable;
   morning_briefs: MorningBriefsTable;
   quota_days: QuotaDaysTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }

@@ -5,7 +5,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkWebhookUrl, connectAgent, type DestinationPolicy, parseAllowedNetworks } from '../../src/webhooks/destination.js';
+import { checkWebhookUrl, createConnectAgents, type DestinationPolicy, parseAllowedNetworks } from '../../src/webhooks/destination.js';
+import { sendAttempt } from '../../src/webhooks/send.js';
 
 const strict: DestinationPolicy = { allowHttp: false, allowedNetworks: [] };
 const reasonOf = (url: string, policy = strict) => {
@@ -74,30 +75,33 @@ describe('at connect time, on the resolved address', () => {
   });
   afterAll(() => new Promise((resolve) => receiver.close(resolve)));
 
-  const post = (url: URL, policy: DestinationPolicy) =>
-    new Promise<number>((resolve, reject) => {
-      const req = http.request(url, { method: 'POST', agent: connectAgent(url, policy) }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
-      req.on('error', reject);
-      req.end('{}');
-    });
+  /** One delivery attempt as the worker makes it: through the filtering agents. */
+  async function post(url: URL, policy: DestinationPolicy) {
+    const agents = createConnectAgents(policy);
+    try {
+      return await sendAttempt({ url: url.href, body: '{}', headers: {} }, { agents, timeoutMs: 30_000, userAgent: 'test' });
+    } finally {
+      agents.destroy();
+    }
+  }
 
   it.each(['localhost', '127.1', '0x7f000001', '[::1]', '[::ffff:127.0.0.1]'])(
     'refuses %s when loopback is not allowed, before a byte is sent',
     async (host) => {
       const url = new URL(`http://${host}:${port}/hook`);
       const before = seen;
-      await expect(post(url, { allowHttp: true, allowedNetworks: [] })).rejects.toThrow(/not allowed/);
+      expect(await post(url, { allowHttp: true, allowedNetworks: [] })).toEqual({
+        kind: 'failed',
+        error: expect.stringMatching(/^destination refused: .*not allowed/),
+      });
       expect(seen).toBe(before);
     },
   );
 
   it('connects where the operator allows loopback', async () => {
     const policy: DestinationPolicy = { allowHttp: true, allowedNetworks: ['127.0.0.0/8', '::1/128'] };
-    expect(await post(new URL(`http://localhost:${port}/hook`), policy)).toBe(200);
-    expect(await post(new URL(`http://127.1:${port}/hook`), policy)).toBe(200);
-    expect(await post(new URL(`http://[::1]:${port}/hook`), policy)).toBe(200);
+    expect(await post(new URL(`http://localhost:${port}/hook`), policy)).toMatchObject({ kind: 'answered', status: 200, response: 'ok' });
+    expect(await post(new URL(`http://127.1:${port}/hook`), policy)).toMatchObject({ kind: 'answered', status: 200 });
+    expect(await post(new URL(`http://[::1]:${port}/hook`), policy)).toMatchObject({ kind: 'answered', status: 200 });
   });
 });

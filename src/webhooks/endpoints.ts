@@ -1,0 +1,123 @@
+/**
+ * Managing webhook endpoints, one set of rules for every entry point (the CLI and the GraphQL
+ * mutations): Enterprise accounts only, at most 10 endpoints each, URLs checked against the
+ * destination policy, a secret shown once, rotations during which both secrets sign.
+ */
+import type { Account } from '../domain/account.js';
+import { forbidden, invalid, notFound } from '../domain/errors.js';
+import { HOUR_MS } from '../domain/time.js';
+import {
+  isSubscribableEventType,
+  MAX_ENDPOINTS_PER_ACCOUNT,
+  SUBSCRIBABLE_EVENT_TYPES,
+  type SubscribableEventType,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+} from '../domain/webhooks.js';
+import type { WebhookRepository } from '../store/webhooks.js';
+import { checkWebhookUrl, type DestinationPolicy } from './destination.js';
+import { testEvent } from './events.js';
+import { newSigningSecret } from './signing.js';
+
+/** How long the previous secret keeps signing after a rotation, unless told otherwise. */
+export const DEFAULT_ROTATION_OVERLAP_MS = 24 * HOUR_MS;
+const MAX_ROTATION_OVERLAP_MS = 7 * 24 * HOUR_MS;
+
+export interface WebhookManagement {
+  repo: WebhookRepository;
+  policy: DestinationPolicy;
+  /** Called when a delivery was queued, so the worker (in this process, if it runs here) sends it now. */
+  onQueued?: () => void;
+}
+
+function assertEnterprise(account: Account): void {
+  if (account.marketDataPlan !== 'enterprise') throw forbidden('webhooks need the enterprise market-data plan');
+}
+
+/** The event types asked for: all of them when none is named. */
+export function parseEventTypes(types: readonly string[] | undefined): SubscribableEventType[] {
+  if (!types || types.length === 0) return [...SUBSCRIBABLE_EVENT_TYPES];
+  const unknown = types.filter((t) => !isSubscribableEventType(t));
+  if (unknown.length > 0) throw invalid(`unknown event type ${unknown.join(', ')}: choose from ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`);
+  return [...new Set(types as SubscribableEventType[])];
+}
+
+export async function registerEndpoint(
+  m: WebhookManagement,
+  account: Account,
+  input: { url: string; events?: readonly string[] | undefined },
+  now: number,
+): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  assertEnterprise(account);
+  const check = checkWebhookUrl(input.url, m.policy);
+  if (!check.ok) throw invalid(`url refused: ${check.reason}`);
+  const events = parseEventTypes(input.events);
+  if ((await m.repo.countEndpoints(account.id)) >= MAX_ENDPOINTS_PER_ACCOUNT) {
+    throw invalid(`an account has at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints; delete one first`);
+  }
+  const secret = newSigningSecret();
+  const endpoint = await m.repo.createEndpoint({ accountId: account.id, url: check.url.href, events, secret, now });
+  return { endpoint, secret };
+}
+
+/** `accountId` limits every lookup to that account (GraphQL); the CLI, run by the operator, passes none. */
+async function ownEndpoint(m: WebhookManagement, id: string, accountId: string | undefined): Promise<WebhookEndpoint> {
+  const endpoint = await m.repo.findEndpoint(id, accountId);
+  if (!endpoint) throw notFound(`no webhook endpoint with id ${id}${accountId ? ' on this account' : ''}`);
+  return endpoint;
+}
+
+export async function deleteEndpoint(m: WebhookManagement, id: string, accountId?: string): Promise<WebhookEndpoint> {
+  const deleted = await m.repo.deleteEndpoint(id, accountId);
+  if (!deleted) throw notFound(`no webhook endpoint with id ${id}${accountId ? ' on this account' : ''}`);
+  return deleted;
+}
+
+export async function rotateSecret(
+  m: WebhookManagement,
+  id: string,
+  now: number,
+  options: { accountId?: string | undefined; overlapMs?: number | undefined } = {},
+): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  const overlap = options.overlapMs ?? DEFAULT_ROTATION_OVERLAP_MS;
+  if (!Number.isInteger(overlap) || overlap < 0 || overlap > MAX_ROTATION_OVERLAP_MS) {
+    throw invalid(`the overlap must be between 0 and ${MAX_ROTATION_OVERLAP_MS / HOUR_MS} hours`);
+  }
+  const secret = newSigningSecret();
+  const endpoint = await m.repo.rotateSecret(id, secret, now + overlap, options.accountId);
+  if (!endpoint) throw notFound(`no webhook endpoint with id ${id}${options.accountId ? ' on this account' : ''}`);
+  return { endpoint, secret };
+}
+
+export async function enableEndpoint(m: WebhookManagement, id: string, accountId?: string): Promise<WebhookEndpoint> {
+  const endpoint = await m.repo.enableEndpoint(id, accountId);
+  if (!endpoint) throw notFound(`no webhook endpoint with id ${id}${accountId ? ' on this account' : ''}`);
+  return endpoint;
+}
+
+/** Queues a `webhook.test` event for one endpoint. */
+export async function sendTestEvent(m: WebhookManagement, id: string, now: number, accountId?: string): Promise<WebhookDelivery> {
+  const endpoint = await ownEndpoint(m, id, accountId);
+  if (endpoint.disabledAt !== null) throw invalid(`webhook endpoint ${id} is disabled (${endpoint.disabledReason}); enable it first`);
+  const delivery = await m.repo.enqueueFor(endpoint.id, testEvent(endpoint.accountId, endpoint.id, now));
+  if (!delivery) throw notFound(`no webhook endpoint with id ${id}`);
+  m.onQueued?.();
+  return delivery;
+}
+
+/** Sends a delivery again from the start of the schedule, same `webhook-id` and body. */
+export async function replayDelivery(m: WebhookManagement, id: string, now: number, accountId?: string): Promise<WebhookDelivery> {
+  const delivery = await m.repo.findDelivery(id);
+  if (!delivery || (accountId && delivery.accountId !== accountId)) throw notFound(`no webhook delivery with id ${id}${accountId ? ' on this account' : ''}`);
+  const endpoint = await ownEndpoint(m, delivery.endpointId, accountId);
+  if (endpoint.disabledAt !== null) throw invalid(`webhook endpoint ${endpoint.id} is disabled (${endpoint.disabledReason}); enable it first`);
+  await m.repo.replay(id, now);
+  m.onQueued?.();
+  return { ...delivery, status: 'pending', attempts: 0, nextAttemptAt: now, finishedAt: null };
+}
+
+export async function listDeliveries(m: WebhookManagement, endpointId: string, limit: number, accountId?: string): Promise<WebhookDelivery[]> {
+  await ownEndpoint(m, endpointId, accountId);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalid('limit must be an integer from 1 to 100');
+  return m.repo.listDeliveries(endpointId, limit);
+}
