@@ -3,11 +3,12 @@ import { Command } from 'commander';
 import { registerAlerts } from './alerts.js';
 import { registerKeys } from './keys.js';
 import { registerServe } from './serve.js';
+import { registerWebhooks } from './webhooks.js';
 import { packageVersion } from '../package-info.js';
 
 export function buildProgram(): Command {
   const program = new Command('market-gateway')
-    .description('Market gateway: serve the API, manage API keys and price alerts')
+    .description('Market gateway: serve the API, manage API keys, price alerts and webhooks')
     .version(packageVersion(), '-V, --version', 'print the version')
     // Throw instead of exiting, so main decides the exit code and the store is always closed.
     .exitOverride()
@@ -15,5 +16,6 @@ export function buildProgram(): Command {
   registerServe(program);
   registerKeys(program);
   registerAlerts(program);
+  registerWebhooks(program);
   return program;
 }

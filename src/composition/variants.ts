@@ -10,14 +10,21 @@ import { createHttpMetrics } from '../metrics/http-metrics.js';
 import type { createMetrics } from '../metrics/metrics.js';
 import { createFacadeHandler } from '../rest/facade.js';
 import { buildOpenApiDocument } from '../rest/openapi.js';
+import { WEBHOOK_DELIVERY_NOTES, WEBHOOK_EVENTS, type WebhookEventDeclarations } from '../rest/webhook-events.js';
 import type { RouteDefinition } from '../rest/route-table.js';
 import { marketDataRoutes } from '../rest/routes/market-data.js';
 import { predictionRoutes } from '../rest/routes/prediction.js';
 import type { buildGraphQL } from './graphql.js';
 import type { Readiness } from './health.js';
 
-const VARIANTS: { variant: Variant; routes: readonly RouteDefinition[]; title: string; description: string }[] = [
-  { variant: 'A', routes: marketDataRoutes, title: 'market-gateway: market data (variant A)', description: 'Markets, real-time briefs and price alerts.' },
+const VARIANTS: { variant: Variant; routes: readonly RouteDefinition[]; title: string; description: string; webhooks?: WebhookEventDeclarations }[] = [
+  {
+    variant: 'A',
+    routes: marketDataRoutes,
+    title: 'market-gateway: market data (variant A)',
+    description: `Markets, real-time briefs and price alerts.\n\n${WEBHOOK_DELIVERY_NOTES}`,
+    webhooks: WEBHOOK_EVENTS,
+  },
   {
     variant: 'B',
     routes: predictionRoutes,
@@ -41,13 +48,13 @@ export function buildVariantApps({ edges, graphql, services, ready, metrics, deg
     metrics.registry,
     VARIANTS.flatMap((v) => v.routes.map((r) => r.path)),
   );
-  const apps = VARIANTS.map(({ variant, routes, title, description }) => {
+  const apps = VARIANTS.map(({ variant, routes, title, description, webhooks }) => {
     const edge = edges[variant];
     return createVariantApp({
       variant,
       facade: createFacadeHandler({ routes, schema: graphql.schema, edge, services, logger, degraded }),
       graphql: graphql.handlerFor(edge),
-      openApiDocument: buildOpenApiDocument({ variant, title, version: '1.0.0', description, routes }),
+      openApiDocument: buildOpenApiDocument({ variant, title, version: '1.0.0', description, routes, webhooks }),
       ready,
       logger,
       degraded,

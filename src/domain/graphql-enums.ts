@@ -15,6 +15,12 @@ export const AlertKindValues = {
 } as const;
 export const AlertStatusValues = { ACTIVE: 'active', TRIGGERED: 'triggered', EXPIRED: 'expired' } as const;
 export const PredictionSignalValues = { HOT: 'hot', WATCH: 'watch', RISING: 'rising', WAIT: 'wait' } as const;
+export const WebhookEventTypeValues = {
+  PRICE_ALERT_TRIGGERED: 'price_alert.triggered',
+  PRICE_ALERT_EXPIRED: 'price_alert.expired',
+  WEBHOOK_TEST: 'webhook.test',
+} as const;
+export const WebhookDeliveryStatusValues = { PENDING: 'pending', DELIVERED: 'delivered', FAILED: 'failed' } as const;
 
 /** GraphQL name of an internal enum value, e.g. ('5m', IntervalValues) -> 'M5'. */
 export function graphqlEnumName<T extends Record<string, string>>(values: T, internal: string): keyof T | undefined {

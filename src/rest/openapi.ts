@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ERROR_TYPES } from '../edge/errors.js';
 import type { ParamSpec } from './params.js';
 import type { RouteDefinition } from './route-table.js';
+import type { WebhookEventDeclarations } from './webhook-events.js';
 import type { Variant } from '../domain/variant.js';
 
 interface OpenApiOptions {
@@ -20,6 +21,8 @@ interface OpenApiOptions {
   serverUrl?: string;
   /** Route path (as in the table, e.g. `/brief`) -> which plans may call it, shown in the operation. */
   planByPath?: Record<string, string>;
+  /** Events the service sends to its users' endpoints: the 3.1 `webhooks` section. */
+  webhooks?: WebhookEventDeclarations | undefined;
 }
 
 type Json = Record<string, unknown>;
@@ -216,6 +219,37 @@ function infoDescription(options: OpenApiOptions): string {
   ].join('\n\n');
 }
 
+const SIGNATURE_HEADERS = [
+  ['webhook-id', 'The delivery id (msg_...): the same on every attempt of this event to this endpoint. Deduplicate on it.'],
+  ['webhook-timestamp', 'When this attempt was signed, in Unix seconds. Refuse one far from your clock (Standard Webhooks libraries allow 5 minutes).'],
+  ['webhook-signature', '`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, one per active secret, space-separated.'],
+] as const;
+
+/** Each event a receiver gets: a signed POST of its JSON body, and what the receiver's answers mean. */
+function webhooksOf(events: WebhookEventDeclarations): Json {
+  const parameters = SIGNATURE_HEADERS.map(([name, description]) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } }));
+  return Object.fromEntries(
+    Object.entries(events).map(([type, event]) => [
+      type,
+      {
+        post: {
+          operationId: `webhook${type.replace(/(^|[._])(\w)/g, (_m, _sep, c: string) => c.toUpperCase())}`,
+          summary: event.summary,
+          description: event.description,
+          parameters,
+          requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(event.schema, 'output') } } },
+          responses: {
+            '2XX': { description: 'Received: the delivery is done.' },
+            '410': { description: 'Gone: the endpoint is disabled and receives nothing more.' },
+            '429': { description: 'Busy: retried no sooner than `Retry-After`, or the schedule, whichever is later (503 too).' },
+            default: { description: 'Anything else (or no answer within 10 s): retried on the schedule.' },
+          },
+        },
+      },
+    ]),
+  );
+}
+
 export function buildOpenApiDocument(options: OpenApiOptions): object {
   const { variant } = options;
   const headerSchema = { type: 'integer', minimum: 0 };
@@ -250,6 +284,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): object {
     // Alternatives: any one scheme suffices.
     security: Object.keys(securitySchemes).map((name) => ({ [name]: [] })),
     paths,
+    ...(options.webhooks ? { webhooks: webhooksOf(options.webhooks) } : {}),
     components: {
       schemas: { Error: errorSchema(variant) },
       responses,

@@ -71,6 +71,11 @@ async function insertKey(db: Kysely<Database>, accountId: string, input: NewKey)
 }
 
 export function createAccountRepository(db: Kysely<Database>) {
+  const findAccount = async (id: string): Promise<Account | undefined> => {
+    const row = await db.selectFrom('accounts').select(['id', 'name', 'market_data_plan', 'prediction_plan']).where('id', '=', id).executeTakeFirst();
+    return row ? toAccount(row) : undefined;
+  };
+
   return {
     /** One account per key created by the CLI: quotas are per account (D2). */
     async createAccountWithKey(
@@ -98,14 +103,12 @@ export function createAccountRepository(db: Kysely<Database>) {
       return { account, key };
     },
 
+    findAccount,
+
     /** Another key on an existing account (a rotation without downtime); undefined when the account does not exist. */
     async addKey(input: NewKey & { accountId: string }): Promise<{ account: Account; key: ApiKeyRecord } | undefined> {
-      const row = await db
-        .selectFrom('accounts')
-        .select(['id', 'name', 'market_data_plan', 'prediction_plan'])
-        .where('id', '=', input.accountId)
-        .executeTakeFirst();
-      return row ? { account: toAccount(row), key: await insertKey(db, input.accountId, input) } : undefined;
+      const account = await findAccount(input.accountId);
+      return account ? { account, key: await insertKey(db, input.accountId, input) } : undefined;
     },
 
     async findKeyByHash(keyHash: string): Promise<KeyWithAccount | undefined> {

@@ -24,6 +24,13 @@ interface Answer {
 // ajv-formats is CommonJS: its default export arrives as the module under ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
 
+/** Ajv as the judge uses it: JSON Schema 2020-12 (OpenAPI 3.1's), with formats. */
+export function newAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  return ajv;
+}
+
 /** Records every answer of `listener` (a supertest agent) for `judge()`. */
 export function recordAnswers(listener: supertest.Agent): Answer[] {
   const answers: Answer[] = [];
@@ -49,8 +56,7 @@ export async function judge(listener: supertest.Agent, answers: readonly Answer[
   const meta = await new Validator().validate(structuredClone(document));
   if (!meta.valid) problems.push(`the document is not valid OpenAPI 3.1: ${JSON.stringify(meta.errors)}`);
 
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats(ajv);
+  const ajv = newAjv();
   ajv.addSchema(document, 'openapi.json');
   const deref = (node: Json): Json =>
     node?.$ref

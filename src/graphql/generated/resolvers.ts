@@ -4,6 +4,7 @@ import type { AssetMarketModel, AssetBriefMarketModel, PredictionMarketModel, Mo
 import type { PriceAlert as PriceAlertModel, Account as AccountModel, AlertKind as AlertKindModel, AlertStatus as AlertStatusModel } from '../../domain/account.js';
 import type { MorningBrief as MorningBriefModel, PredictionSignal as PredictionSignalModel } from '../../domain/prediction.js';
 import type { MarketType as MarketTypeModel, MarketStatus as MarketStatusModel, Interval as IntervalModel, Trend as TrendModel } from '../../domain/market.js';
+import type { WebhookEndpoint as WebhookEndpointModel, WebhookDelivery as WebhookDeliveryModel, WebhookEventType as WebhookEventTypeModel, DeliveryStatus as WebhookDeliveryStatusModel } from '../../domain/webhooks.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -88,6 +89,13 @@ export type CreatePriceAlertInput = {
   symbol: Scalars['String']['input'];
   /** Required for every kind but SIGNAL. */
   threshold?: InputMaybe<Scalars['Float']['input']>;
+};
+
+export type CreateWebhookEndpointInput = {
+  /** The events to receive; all price alert events when omitted. WEBHOOK_TEST is never subscribed to. */
+  events?: InputMaybe<Array<WebhookEventType>>;
+  /** https:// (http:// only where the operator allows it); public addresses only, unless allowed. */
+  url: Scalars['String']['input'];
 };
 
 /** Named indicator values; null where the history is too short. */
@@ -186,6 +194,21 @@ export type Mutation = {
   cancelPriceAlert: PriceAlert;
   /** Create a price alert on the caller's own account. */
   createPriceAlert: PriceAlert;
+  /** Register an endpoint (at most 10 per account). The signing secret is in the answer, and only there. */
+  createWebhookEndpoint: WebhookEndpointWithSecret;
+  /** Delete an endpoint; its pending deliveries are never sent. NOT_FOUND when the account has none with this id. */
+  deleteWebhookEndpoint: WebhookEndpoint;
+  /** Receive events again after the endpoint was disabled. */
+  enableWebhookEndpoint: WebhookEndpoint;
+  /** Send a delivery again from the start of the schedule, with the same `webhook-id` and body. */
+  replayWebhookDelivery: WebhookDelivery;
+  /**
+   * A new signing secret. The current one keeps signing beside it for `overlapHours` (default 24,
+   * at most 168), so receivers can switch without losing a delivery.
+   */
+  rotateWebhookSecret: WebhookEndpointWithSecret;
+  /** Queue a `webhook.test` event for one endpoint. */
+  sendTestWebhook: WebhookDelivery;
 };
 
 
@@ -196,6 +219,37 @@ export type MutationCancelPriceAlertArgs = {
 
 export type MutationCreatePriceAlertArgs = {
   input: CreatePriceAlertInput;
+};
+
+
+export type MutationCreateWebhookEndpointArgs = {
+  input: CreateWebhookEndpointInput;
+};
+
+
+export type MutationDeleteWebhookEndpointArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationEnableWebhookEndpointArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationReplayWebhookDeliveryArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationRotateWebhookSecretArgs = {
+  id: Scalars['ID']['input'];
+  overlapHours?: Scalars['Int']['input'];
+};
+
+
+export type MutationSendTestWebhookArgs = {
+  id: Scalars['ID']['input'];
 };
 
 /** Plan tiers, ordered FREE < PRO < ENTERPRISE. The prediction product has only PRO. */
@@ -305,6 +359,8 @@ export type Query = {
   priceAlerts: PriceAlertList;
   /** The calling account and its plans. Needs only a valid key. */
   viewer: Viewer;
+  /** The webhook endpoints of the caller's account, oldest first. */
+  webhookEndpoints: Array<WebhookEndpoint>;
 };
 
 
@@ -359,6 +415,76 @@ export type Viewer = {
   name: Scalars['String']['output'];
   predictionPlan: Scalars['String']['output'];
 };
+
+/** One event for one endpoint, with every attempt to send it. */
+export type WebhookDelivery = {
+  __typename?: 'WebhookDelivery';
+  attempts: Scalars['Int']['output'];
+  createdAt: Scalars['DateTime']['output'];
+  eventId: Scalars['ID']['output'];
+  eventType: WebhookEventType;
+  finishedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** The `webhook-id` header: the same on every attempt, so a receiver can deduplicate. */
+  id: Scalars['ID']['output'];
+  lastAttemptAt?: Maybe<Scalars['DateTime']['output']>;
+  /** Why the last attempt failed (timeout, refused address, status). */
+  lastError?: Maybe<Scalars['String']['output']>;
+  /** The start of the receiver's last answer (at most 1 KB). */
+  lastResponse?: Maybe<Scalars['String']['output']>;
+  /** The receiver's HTTP status on the last attempt; null when it did not answer. */
+  lastStatusCode?: Maybe<Scalars['Int']['output']>;
+  nextAttemptAt?: Maybe<Scalars['DateTime']['output']>;
+  status: WebhookDeliveryStatus;
+};
+
+export type WebhookDeliveryStatus =
+  /** The receiver answered 2xx. */
+  | 'delivered'
+  /** Given up: the schedule is spent, the receiver answered 410, or the endpoint was disabled. */
+  | 'failed'
+  /** Not delivered yet: the next attempt is due at `nextAttemptAt`. */
+  | 'pending';
+
+/** A receiver of an Enterprise account's events. */
+export type WebhookEndpoint = {
+  __typename?: 'WebhookEndpoint';
+  createdAt: Scalars['DateTime']['output'];
+  /** The latest deliveries, newest first. limit 1..100. */
+  deliveries: Array<WebhookDelivery>;
+  /** Set when the endpoint stopped receiving: it answered 410, or failed for the whole retry schedule. */
+  disabledAt?: Maybe<Scalars['DateTime']['output']>;
+  disabledReason?: Maybe<Scalars['String']['output']>;
+  events: Array<WebhookEventType>;
+  id: Scalars['ID']['output'];
+  /** Until then, after a rotation, the previous secret signs too (two `v1,` signatures). */
+  previousSecretValidUntil?: Maybe<Scalars['DateTime']['output']>;
+  url: Scalars['String']['output'];
+};
+
+
+/** A receiver of an Enterprise account's events. */
+export type WebhookEndpointDeliveriesArgs = {
+  limit?: Scalars['Int']['input'];
+};
+
+/** A new endpoint, or a new secret: the secret is shown here once and never again. */
+export type WebhookEndpointWithSecret = {
+  __typename?: 'WebhookEndpointWithSecret';
+  endpoint: WebhookEndpoint;
+  /** `whsec_...`: give it to the receiver's Standard Webhooks verifier. */
+  secret: Scalars['String']['output'];
+};
+
+/**
+ * Webhook event types an endpoint subscribes to. Every event has the same JSON shape, `id`, `type`
+ * (`price_alert.triggered`, `price_alert.expired`, `webhook.test`), `created_at` and `data`, signed
+ * per the Standard Webhooks specification (see the `webhooks` section of the variant A OpenAPI document).
+ */
+export type WebhookEventType =
+  | 'price_alert.expired'
+  | 'price_alert.triggered'
+  /** Sent only when asked for (`sendTestWebhook`), to one endpoint. */
+  | 'webhook.test';
 
 
 
@@ -451,6 +577,7 @@ export type ResolversTypes = {
   AssetMarketPage: ResolverTypeWrapper<Omit<AssetMarketPage, 'items'> & { items: Array<ResolversTypes['AssetMarket']> }>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   CreatePriceAlertInput: CreatePriceAlertInput;
+  CreateWebhookEndpointInput: CreateWebhookEndpointInput;
   Date: ResolverTypeWrapper<Scalars['Date']['output']>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
@@ -479,6 +606,11 @@ export type ResolversTypes = {
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Trend: ResolverTypeWrapper<TrendModel>;
   Viewer: ResolverTypeWrapper<AccountModel>;
+  WebhookDelivery: ResolverTypeWrapper<WebhookDeliveryModel>;
+  WebhookDeliveryStatus: ResolverTypeWrapper<WebhookDeliveryStatusModel>;
+  WebhookEndpoint: ResolverTypeWrapper<WebhookEndpointModel>;
+  WebhookEndpointWithSecret: ResolverTypeWrapper<Omit<WebhookEndpointWithSecret, 'endpoint'> & { endpoint: ResolversTypes['WebhookEndpoint'] }>;
+  WebhookEventType: ResolverTypeWrapper<WebhookEventTypeModel>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -490,6 +622,7 @@ export type ResolversParentTypes = {
   AssetMarketPage: Omit<AssetMarketPage, 'items'> & { items: Array<ResolversParentTypes['AssetMarket']> };
   Boolean: Scalars['Boolean']['output'];
   CreatePriceAlertInput: CreatePriceAlertInput;
+  CreateWebhookEndpointInput: CreateWebhookEndpointInput;
   Date: Scalars['Date']['output'];
   DateTime: Scalars['DateTime']['output'];
   Float: Scalars['Float']['output'];
@@ -509,6 +642,9 @@ export type ResolversParentTypes = {
   Query: Record<PropertyKey, never>;
   String: Scalars['String']['output'];
   Viewer: AccountModel;
+  WebhookDelivery: WebhookDeliveryModel;
+  WebhookEndpoint: WebhookEndpointModel;
+  WebhookEndpointWithSecret: Omit<WebhookEndpointWithSecret, 'endpoint'> & { endpoint: ResolversParentTypes['WebhookEndpoint'] };
 };
 
 export type RateLimitDirectiveArgs = {
@@ -630,6 +766,12 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
   _noop?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   cancelPriceAlert?: Resolver<ResolversTypes['PriceAlert'], ParentType, ContextType, RequireFields<MutationCancelPriceAlertArgs, 'id'>>;
   createPriceAlert?: Resolver<ResolversTypes['PriceAlert'], ParentType, ContextType, RequireFields<MutationCreatePriceAlertArgs, 'input'>>;
+  createWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpointWithSecret'], ParentType, ContextType, RequireFields<MutationCreateWebhookEndpointArgs, 'input'>>;
+  deleteWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationDeleteWebhookEndpointArgs, 'id'>>;
+  enableWebhookEndpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType, RequireFields<MutationEnableWebhookEndpointArgs, 'id'>>;
+  replayWebhookDelivery?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationReplayWebhookDeliveryArgs, 'id'>>;
+  rotateWebhookSecret?: Resolver<ResolversTypes['WebhookEndpointWithSecret'], ParentType, ContextType, RequireFields<MutationRotateWebhookSecretArgs, 'id' | 'overlapHours'>>;
+  sendTestWebhook?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationSendTestWebhookArgs, 'id'>>;
 };
 
 export type PredictionMarketResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PredictionMarket'] = ResolversParentTypes['PredictionMarket']> = {
@@ -688,6 +830,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   priceAlert?: Resolver<Maybe<ResolversTypes['PriceAlert']>, ParentType, ContextType, RequireFields<QueryPriceAlertArgs, 'id'>>;
   priceAlerts?: Resolver<ResolversTypes['PriceAlertList'], ParentType, ContextType, Partial<QueryPriceAlertsArgs>>;
   viewer?: Resolver<ResolversTypes['Viewer'], ParentType, ContextType>;
+  webhookEndpoints?: Resolver<Array<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType>;
 };
 
 export type TrendResolvers = { BEARISH: 'bearish', BULLISH: 'bullish', NEUTRAL: 'neutral' };
@@ -698,6 +841,41 @@ export type ViewerResolvers<ContextType = GraphQLContext, ParentType extends Res
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   predictionPlan?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
+
+export type WebhookDeliveryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['WebhookDelivery'] = ResolversParentTypes['WebhookDelivery']> = {
+  attempts?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  eventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  eventType?: Resolver<ResolversTypes['WebhookEventType'], ParentType, ContextType>;
+  finishedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  lastAttemptAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  lastError?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  lastResponse?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  lastStatusCode?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  nextAttemptAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['WebhookDeliveryStatus'], ParentType, ContextType>;
+};
+
+export type WebhookDeliveryStatusResolvers = { DELIVERED: 'delivered', FAILED: 'failed', PENDING: 'pending' };
+
+export type WebhookEndpointResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['WebhookEndpoint'] = ResolversParentTypes['WebhookEndpoint']> = {
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  deliveries?: Resolver<Array<ResolversTypes['WebhookDelivery']>, ParentType, ContextType, RequireFields<WebhookEndpointDeliveriesArgs, 'limit'>>;
+  disabledAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  disabledReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  events?: Resolver<Array<ResolversTypes['WebhookEventType']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  previousSecretValidUntil?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type WebhookEndpointWithSecretResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['WebhookEndpointWithSecret'] = ResolversParentTypes['WebhookEndpointWithSecret']> = {
+  endpoint?: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType>;
+  secret?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type WebhookEventTypeResolvers = { PRICE_ALERT_EXPIRED: 'price_alert.expired', PRICE_ALERT_TRIGGERED: 'price_alert.triggered', WEBHOOK_TEST: 'webhook.test' };
 
 export type Resolvers<ContextType = GraphQLContext> = {
   Alert?: AlertResolvers<ContextType>;
@@ -726,6 +904,11 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Query?: QueryResolvers<ContextType>;
   Trend?: TrendResolvers;
   Viewer?: ViewerResolvers<ContextType>;
+  WebhookDelivery?: WebhookDeliveryResolvers<ContextType>;
+  WebhookDeliveryStatus?: WebhookDeliveryStatusResolvers;
+  WebhookEndpoint?: WebhookEndpointResolvers<ContextType>;
+  WebhookEndpointWithSecret?: WebhookEndpointWithSecretResolvers<ContextType>;
+  WebhookEventType?: WebhookEventTypeResolvers;
 };
 
 export type DirectiveResolvers<ContextType = GraphQLContext> = {

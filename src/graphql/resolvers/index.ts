@@ -7,11 +7,14 @@ import {
   MarketTypeValues,
   PredictionSignalValues,
   TrendValues,
+  WebhookDeliveryStatusValues,
+  WebhookEventTypeValues,
 } from '../../domain/graphql-enums.js';
 import type { Resolvers } from '../generated/resolvers.js';
 import { DateScalar, DateTimeScalar } from '../scalars.js';
 import { marketDataResolvers } from './market-data.js';
 import { predictionResolvers } from './prediction.js';
+import { webhookResolvers } from './webhooks.js';
 
 const shared: Resolvers = {
   DateTime: DateTimeScalar,
@@ -24,6 +27,8 @@ const shared: Resolvers = {
   PriceAlertKind: AlertKindValues,
   PriceAlertStatus: AlertStatusValues,
   PredictionSignal: PredictionSignalValues,
+  WebhookEventType: WebhookEventTypeValues,
+  WebhookDeliveryStatus: WebhookDeliveryStatusValues,
   Query: {
     viewer: (_root, _args, { principal }) => principal!.account,
   },
@@ -32,4 +37,4 @@ const shared: Resolvers = {
   },
 };
 
-export const resolvers = mergeResolvers([shared, marketDataResolvers, predictionResolvers]) as Resolvers;
+export const resolvers = mergeResolvers([shared, marketDataResolvers, predictionResolvers, webhookResolvers]) as Resolvers;
