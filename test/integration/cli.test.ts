@@ -268,6 +268,57 @@ describe('alerts list and cancel', () => {
   });
 });
 
+describe('webhooks', () => {
+  it('creates for Enterprise only, shows the secret once, and manages endpoints and deliveries by id', async () => {
+    const enterprise = JSON.parse((await cli('keys', 'create', '--plan', 'enterprise', '--json')).stdout) as CreatedKey;
+    expectUserError(await cli('webhooks', 'create', '--key-id', proKey.id, '--url', 'https://example.com/hook'), /enterprise market-data plan/);
+    expectUserError(
+      await cli('webhooks', 'create', '--key-id', enterprise.id, '--url', 'https://10.0.0.1/hook'),
+      /url refused: 10\.0\.0\.1 is a private address/,
+    );
+    expectUserError(
+      await cli('webhooks', 'create', '--key-id', enterprise.id, '--url', 'http://example.com/hook'),
+      /https:\/\/ \(http:\/\/ only where WEBHOOK_ALLOW_HTTP=1\)/,
+    );
+    expectUserError(await cli('webhooks', 'create', '--url', 'https://example.com/hook'), /give --key-id or --account/);
+
+    const created = await cli(
+      'webhooks',
+      'create',
+      '--account',
+      enterprise.account_id,
+      '--url',
+      'https://example.com/hook',
+      '--events',
+      'price_alert.expired',
+      '--json',
+    );
+    expect(created.code).toBe(0);
+    const endpoint = JSON.parse(created.stdout) as { id: string; secret: string; events: string[]; account_id: string };
+    expect(endpoint).toMatchObject({ account_id: enterprise.account_id, events: ['price_alert.expired'], secret: expect.stringMatching(/^whsec_/) });
+
+    const list = await cli('webhooks', 'list', '--key-id', enterprise.id, '--json');
+    expect(JSON.parse(list.stdout)).toEqual([expect.objectContaining({ id: endpoint.id, url: 'https://example.com/hook', disabled_at: null })]);
+    expect(list.stdout).not.toContain(endpoint.secret);
+
+    const rotated = await cli('webhooks', 'rotate-secret', endpoint.id, '--overlap-hours', '1', '--json');
+    const secret = (JSON.parse(rotated.stdout) as { secret: string }).secret;
+    expect(secret).not.toBe(endpoint.secret);
+    expect((await cli('webhooks', 'list', '--json')).stdout).not.toContain(secret);
+
+    const test = JSON.parse((await cli('webhooks', 'test', endpoint.id, '--json')).stdout) as { id: string; status: string; event_type: string };
+    expect(test).toMatchObject({ status: 'pending', event_type: 'webhook.test' });
+    const deliveries = JSON.parse((await cli('webhooks', 'deliveries', endpoint.id, '--json')).stdout) as { id: string }[];
+    expect(deliveries.map((d) => d.id)).toEqual([test.id]);
+    expect((await cli('webhooks', 'replay', test.id)).stdout).toContain(`Queued ${test.id}`);
+    expectUserError(await cli('webhooks', 'replay', 'msg_unknown'), /no webhook delivery with id msg_unknown/);
+    expectUserError(await cli('webhooks', 'deliveries', endpoint.id, '--limit', '0'), /--limit.*1 to 100/);
+
+    expect((await cli('webhooks', 'delete', endpoint.id)).code).toBe(0);
+    expectUserError(await cli('webhooks', 'test', endpoint.id), new RegExp(`no webhook endpoint with id ${endpoint.id}`));
+  });
+});
+
 describe('the command line itself', () => {
   /** Every command of the tree, as the words that reach it (`keys rotate`). */
   const commandPaths = (command: Command, prefix: string[] = []): string[][] =>
