@@ -9,12 +9,16 @@
  *   npm run bench -- --distributed     PostgreSQL (DATABASE_URL or the local test database) + Redis
  *   npm run bench -- --scale           then again at scale (bench/seed-scale.mjs), with the cost growth
  *   BENCH_SECONDS=10 BENCH_CONNECTIONS=50 npm run bench
+ *
+ * Then the webhook rows (bench/webhooks.ts): 1 000 alert triggers delivered to a local receiver,
+ * and the ingest step's latency with and without a slow receiver's backlog.
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { benchWebhooks } from './webhooks.js';
 import { CLI, cpuMs, createBenchKey, HAS_TASKSET, peakRssMb, ROOT, serviceEnv, start, waitFor } from './harness.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -239,8 +243,14 @@ async function main(): Promise<void> {
     console.log('\ncost growth from the demo data to the scale:');
     console.table(scaleGrowth);
   }
+  // Webhooks: 1 000 triggers delivered, and ingest beside a slow receiver (embedded store; see bench/webhooks.ts).
+  const webhooks = !process.env.BENCH_ONLY || 'webhooks'.includes(process.env.BENCH_ONLY) ? await benchWebhooks() : undefined;
+  if (webhooks) {
+    console.log('\nwebhooks (embedded store, receiver in another process):');
+    console.table(webhooks);
+  }
   const when = new Date().toISOString();
-  const report = { when, mode, seconds: SECONDS, connections: CONNECTIONS, pinned: HAS_TASKSET, node: process.version, suites, scaleGrowth };
+  const report = { when, mode, seconds: SECONDS, connections: CONNECTIONS, pinned: HAS_TASKSET, node: process.version, suites, scaleGrowth, webhooks };
   console.log(`\nmode ${mode}, ${SECONDS} s per run, ${CONNECTIONS} connections, pinned: ${HAS_TASKSET}`);
   const out = path.join(ROOT, 'bench-results', `${when.replace(/[:.]/g, '-')}-${mode}${SCALE ? '-scale' : ''}.json`);
   fs.mkdirSync(path.dirname(out), { recursive: true });

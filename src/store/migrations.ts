@@ -218,8 +218,10 @@ export const WEBHOOK_FENCED_TABLES = ['webhook_endpoints', 'webhook_events', 'we
 
 /**
  * Enterprise webhooks: endpoints, the outbox of events (written in the transaction that moves the
- * alert), and one delivery per event and endpoint. The worker's queue is the partial index of
- * pending deliveries by due time, so finding the next due ones never reads delivered history.
+ * alert), and one delivery per event and endpoint. The queue has two levels, both indexed: the
+ * endpoints by when their next delivery is due (`next_due_at`, kept by the store), then each
+ * endpoint's pending deliveries by due time (a partial index), so the worker never reads delivered
+ * history, nor the backlog of an endpoint it is not sending to.
  */
 const webhooks = (engine: Engine): Migration => ({
   async up(db: Kysely<unknown>) {
@@ -237,8 +239,11 @@ const webhooks = (engine: Engine): Migration => ({
       .addColumn('created_at', 'bigint', (c) => c.notNull())
       .addColumn('disabled_at', 'bigint')
       .addColumn('disabled_reason', 'text')
+      .addColumn('next_due_at', 'bigint')
+      .addColumn('queue_version', 'integer', (c) => c.notNull().defaultTo(0))
       .execute();
     await db.schema.createIndex('webhook_endpoints_account').on('webhook_endpoints').columns(['account_id', 'seq']).execute();
+    await db.schema.createIndex('webhook_endpoints_due').on('webhook_endpoints').column('next_due_at').where(sql.ref('next_due_at'), 'is not', null).execute();
     await db.schema
       .createTable('webhook_events')
       .addColumn('id', 'text', (c) => c.primaryKey())
@@ -264,9 +269,9 @@ const webhooks = (engine: Engine): Migration => ({
       .addColumn('finished_at', 'bigint')
       .execute();
     await db.schema
-      .createIndex('webhook_deliveries_due')
+      .createIndex('webhook_deliveries_queue')
       .on('webhook_deliveries')
-      .columns(['next_attempt_at', 'seq'])
+      .columns(['endpoint_id', 'next_attempt_at', 'seq'])
       .where(sql.ref('status'), '=', 'pending')
       .execute();
     await db.schema.createIndex('webhook_deliveries_endpoint').on('webhook_deliveries').columns(['endpoint_id', 'seq']).execute();

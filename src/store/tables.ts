@@ -140,6 +140,10 @@ export interface WebhookEndpointsTable {
   created_at: number;
   disabled_at: number | null;
   disabled_reason: string | null;
+  /** When its earliest pending delivery is due; never later than that (it may lag behind a retry pushed later). */
+  next_due_at: number | null;
+  /** Bumped whenever a delivery is queued, so that a recomputed `next_due_at` never hides it. */
+  queue_version: Generated<number>;
 }
 
 /** The outbox: an event, written in the transaction that caused it, with the body every attempt sends. */

@@ -1,8 +1,9 @@
 /**
  * Webhook endpoints, the events outbox and the deliveries queue (D11). An event is written in the
- * transaction that caused it (`enqueueEvent`), with one pending delivery per subscribed endpoint;
- * the worker reads due deliveries through the partial index of pending ones and records each
- * attempt with a conditional update, so an attempt is recorded once.
+ * transaction that caused it (`enqueueEvent`), with one pending delivery per subscribed endpoint.
+ * The worker finds the endpoints with a delivery due (`next_due_at`), then each one's due
+ * deliveries (a partial index of pending ones per endpoint), and records each attempt with a
+ * conditional update, so an attempt is recorded once.
  */
 import type { Kysely, Selectable } from 'kysely';
 import { newId } from '../domain/ids.js';
@@ -23,18 +24,34 @@ export interface OutboxEvent {
   at: number;
 }
 
-/** A due delivery with what an attempt needs: where, what, and the secrets that sign. */
-export interface DueDelivery {
+/** An endpoint with a delivery due: where to send, and the secrets that sign. */
+export interface DueEndpoint {
   id: string;
-  endpointId: string;
   url: string;
-  body: string;
-  attempts: number;
-  createdAt: number;
   secret: string;
   previousSecret: string | null;
   previousSecretUntil: number | null;
 }
+
+/** A due delivery with what an attempt needs. */
+export interface DueDelivery {
+  id: string;
+  endpointId: string;
+  body: string;
+  attempts: number;
+  createdAt: number;
+}
+
+/** Moves an endpoint's `next_due_at` down to `at` (never up) and says its queue changed. */
+const queued = (db: Kysely<Database>, endpointIds: readonly string[], at: number) =>
+  db
+    .updateTable('webhook_endpoints')
+    .set((eb) => ({
+      next_due_at: eb.case().when('next_due_at', 'is', null).then(at).when('next_due_at', '>', at).then(at).else(eb.ref('next_due_at')).end(),
+      queue_version: eb('queue_version', '+', 1),
+    }))
+    .where('id', 'in', endpointIds)
+    .execute();
 
 /** What one attempt left: the next state of the delivery. */
 export interface AttemptRecord {
@@ -115,6 +132,11 @@ export async function enqueueEvent(db: Kysely<Database>, event: OutboxEvent, end
     finished_at: null,
   }));
   await db.insertInto('webhook_deliveries').values(rows).execute();
+  await queued(
+    db,
+    endpoints.map((e) => e.id),
+    event.at,
+  );
   return rows.map((row) => toDelivery({ ...row, type: event.type }));
 }
 
@@ -233,6 +255,7 @@ export function createWebhookRepository(db: Kysely<Database>) {
           .where('endpoint_id', '=', id)
           .where('status', '=', 'pending')
           .execute();
+        await trx.updateTable('webhook_endpoints').set({ next_due_at: null }).where('id', '=', id).execute();
         return true;
       });
     },
@@ -262,42 +285,64 @@ export function createWebhookRepository(db: Kysely<Database>) {
 
     /** Sends a delivery again from the start of the schedule, with the same `webhook-id` and body. */
     async replay(id: string, now: number): Promise<boolean> {
-      const result = await db
-        .updateTable('webhook_deliveries')
-        .set({ status: 'pending', attempts: 0, next_attempt_at: now, finished_at: null })
-        .where('id', '=', id)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .updateTable('webhook_deliveries')
+          .set({ status: 'pending', attempts: 0, next_attempt_at: now, finished_at: null })
+          .where('id', '=', id)
+          .returning('endpoint_id')
+          .executeTakeFirst();
+        if (row) await queued(trx, [row.endpoint_id], now);
+        return row !== undefined;
+      });
+    },
+
+    /** Endpoints with a delivery due at `now`, the earliest first, leaving out `busy` ones (at their concurrency cap). */
+    async dueEndpoints(now: number, limit: number, busy: readonly string[]): Promise<DueEndpoint[]> {
+      let query = db
+        .selectFrom('webhook_endpoints')
+        .select(['id', 'url', 'secret', 'previous_secret', 'previous_secret_until'])
+        .where('next_due_at', '<=', now)
+        .where('disabled_at', 'is', null);
+      if (busy.length > 0) query = query.where('id', 'not in', busy);
+      const rows = await query.orderBy('next_due_at').limit(limit).execute();
+      return rows.map((r) => ({ id: r.id, url: r.url, secret: r.secret, previousSecret: r.previous_secret, previousSecretUntil: r.previous_secret_until }));
+    },
+
+    /** One endpoint's deliveries due at `now`, the earliest first, leaving out those being attempted (`inFlight`). */
+    async dueDeliveries(endpointId: string, now: number, limit: number, inFlight: readonly string[]): Promise<DueDelivery[]> {
+      let query = db
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhook_events as ev', 'ev.id', 'd.event_id')
+        .select(['d.id', 'd.endpoint_id', 'ev.body', 'd.attempts', 'd.created_at'])
+        .where('d.endpoint_id', '=', endpointId)
+        .where('d.status', '=', 'pending')
+        .where('d.next_attempt_at', '<=', now);
+      if (inFlight.length > 0) query = query.where('d.id', 'not in', inFlight);
+      const rows = await query.orderBy('d.next_attempt_at').orderBy('d.seq').limit(limit).execute();
+      return rows.map((r) => ({ id: r.id, endpointId: r.endpoint_id, body: r.body, attempts: r.attempts, createdAt: r.created_at }));
     },
 
     /**
-     * The pending deliveries due at `now`, oldest due first, up to `limit`, leaving out the
-     * endpoints in `busy` (already at their concurrency cap) and the deliveries being attempted now.
-     * Walks the partial index of pending ones.
+     * Sets an endpoint's `next_due_at` to its earliest pending delivery (null when none), unless a
+     * delivery was queued meanwhile (the version moved): then it stays as low as that one made it.
      */
-    async due(now: number, limit: number, busy: readonly string[], inFlight: readonly string[] = []): Promise<DueDelivery[]> {
-      let query = db
-        .selectFrom('webhook_deliveries as d')
-        .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-        .innerJoin('webhook_events as ev', 'ev.id', 'd.event_id')
-        .select(['d.id', 'd.endpoint_id', 'e.url', 'ev.body', 'd.attempts', 'd.created_at', 'e.secret', 'e.previous_secret', 'e.previous_secret_until'])
-        .where('d.status', '=', 'pending')
-        .where('d.next_attempt_at', '<=', now)
-        .where('e.disabled_at', 'is', null);
-      if (busy.length > 0) query = query.where('d.endpoint_id', 'not in', busy);
-      if (inFlight.length > 0) query = query.where('d.id', 'not in', inFlight);
-      const rows = await query.orderBy('d.next_attempt_at').orderBy('d.seq').limit(limit).execute();
-      return rows.map((r) => ({
-        id: r.id,
-        endpointId: r.endpoint_id,
-        url: r.url,
-        body: r.body,
-        attempts: r.attempts,
-        createdAt: r.created_at,
-        secret: r.secret,
-        previousSecret: r.previous_secret,
-        previousSecretUntil: r.previous_secret_until,
-      }));
+    async refreshNextDue(endpointId: string): Promise<void> {
+      const before = await db.selectFrom('webhook_endpoints').select('queue_version').where('id', '=', endpointId).executeTakeFirst();
+      if (!before) return;
+      const earliest = await db
+        .selectFrom('webhook_deliveries')
+        .select((eb) => eb.fn.min('next_attempt_at').as('at'))
+        .where('endpoint_id', '=', endpointId)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      const at = earliest?.at === null || earliest?.at === undefined ? null : Number(earliest.at);
+      await db
+        .updateTable('webhook_endpoints')
+        .set({ next_due_at: at })
+        .where('id', '=', endpointId)
+        .where('queue_version', '=', before.queue_version)
+        .execute();
     },
 
     /** Records attempt number `attempt`; false when another process recorded it first (or the delivery left `pending`). */

@@ -6,7 +6,7 @@
  * dies is sent again by the next one: at least once, with the same `webhook-id`.
  */
 import type { Logger } from 'pino';
-import type { DueDelivery, WebhookRepository } from '../store/webhooks.js';
+import type { DueDelivery, DueEndpoint, WebhookRepository } from '../store/webhooks.js';
 import type { ConnectAgents } from './destination.js';
 import { type AttemptDecision, type AttemptResult, decide, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './retry-schedule.js';
 import { sendAttempt } from './send.js';
@@ -49,24 +49,30 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     return counts;
   };
 
-  /** Starts every due delivery there is room for; returns when they are started (not finished). */
+  /**
+   * Starts every due delivery there is room for; returns when they are started (not finished).
+   * Endpoints first (those at their cap are not asked about), then each one's due deliveries, so an
+   * endpoint's backlog is read only when it has a free slot.
+   */
   async function fill(): Promise<void> {
     for (;;) {
       const room = options.concurrency - inFlight.size;
       if (room <= 0) return;
       const counts = perEndpointCount();
       const busy = [...counts].filter(([, n]) => n >= options.perEndpoint).map(([id]) => id);
-      const due = await repo.due(options.now(), room, busy, [...inFlight.keys()]);
+      const endpoints = await repo.dueEndpoints(options.now(), room, busy);
       let started = 0;
-      for (const delivery of due) {
-        const n = counts.get(delivery.endpointId) ?? 0;
-        if (n >= options.perEndpoint) continue;
-        counts.set(delivery.endpointId, n + 1);
-        start(delivery);
-        started++;
+      for (const endpoint of endpoints) {
+        const inFlightHere = [...inFlight].filter(([, f]) => f.endpointId === endpoint.id).map(([id]) => id);
+        const slots = Math.min(options.perEndpoint - inFlightHere.length, options.concurrency - inFlight.size);
+        if (slots <= 0) continue;
+        const due = await repo.dueDeliveries(endpoint.id, options.now(), slots, inFlightHere);
+        // Nothing due after all (its next delivery was put off): the endpoint leaves the due ones.
+        if (due.length === 0 && inFlightHere.length === 0) await repo.refreshNextDue(endpoint.id);
+        for (const delivery of due) start(endpoint, delivery);
+        started += due.length;
       }
-      // A full page may hide more due deliveries behind the ones skipped for their endpoint.
-      if (started === 0 || due.length < room) return;
+      if (started === 0) return;
     }
   }
 
@@ -88,9 +94,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     return pumping;
   }
 
-  function start(delivery: DueDelivery): void {
+  function start(endpoint: DueEndpoint, delivery: DueDelivery): void {
     const abort = new AbortController();
-    const done = attempt(delivery, abort.signal)
+    const done = attempt(endpoint, delivery, abort.signal)
       .catch((error: unknown) => logger.warn({ err: error, deliveryId: delivery.id }, 'webhook attempt could not be recorded; it will be sent again'))
       .finally(() => {
         inFlight.delete(delivery.id);
@@ -99,18 +105,18 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     inFlight.set(delivery.id, { endpointId: delivery.endpointId, done, abort });
   }
 
-  async function attempt(delivery: DueDelivery, signal: AbortSignal): Promise<void> {
+  async function attempt(endpoint: DueEndpoint, delivery: DueDelivery, signal: AbortSignal): Promise<void> {
     const number = delivery.attempts + 1;
     const at = options.now();
-    const rotating = delivery.previousSecret !== null && delivery.previousSecretUntil !== null && delivery.previousSecretUntil > at;
+    const rotating = endpoint.previousSecret !== null && endpoint.previousSecretUntil !== null && endpoint.previousSecretUntil > at;
     const headers = signDelivery({
       id: delivery.id,
       body: delivery.body,
       at,
-      secrets: rotating ? [delivery.secret, delivery.previousSecret!] : [delivery.secret],
+      secrets: rotating ? [endpoint.secret, endpoint.previousSecret!] : [endpoint.secret],
     });
     const result = await sendAttempt(
-      { url: delivery.url, body: delivery.body, headers: { ...headers } },
+      { url: endpoint.url, body: delivery.body, headers: { ...headers } },
       { agents: options.agents, timeoutMs: options.timeoutMs, userAgent: options.userAgent, signal },
     );
     // Stopped mid-attempt (shutdown, lease lost): not an attempt; whoever runs next sends it.
@@ -118,12 +124,21 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     options.onAttempt?.(result);
     const finished = options.now();
     const decision = decide(result, number, finished, random());
-    await record(delivery, number, finished, result, decision);
+    await record(endpoint, delivery, number, finished, result, decision);
+    // A retry put off, or the last due one done: the endpoint's place in the queue moves.
+    await repo.refreshNextDue(endpoint.id);
   }
 
-  async function record(delivery: DueDelivery, number: number, at: number, result: AttemptResult, decision: AttemptDecision): Promise<void> {
+  async function record(
+    endpoint: DueEndpoint,
+    delivery: DueDelivery,
+    number: number,
+    at: number,
+    result: AttemptResult,
+    decision: AttemptDecision,
+  ): Promise<void> {
     const answer = result.kind === 'answered' ? { httpStatus: result.status, response: result.response } : { httpStatus: null, response: null };
-    const where = { deliveryId: delivery.id, endpointId: delivery.endpointId, destination: new URL(delivery.url).origin, attempt: number };
+    const where = { deliveryId: delivery.id, endpointId: endpoint.id, destination: new URL(endpoint.url).origin, attempt: number };
     if (decision.next === 'delivered') {
       if (await repo.recordAttempt(delivery.id, number, { status: 'delivered', at, nextAttemptAt: at, error: null, ...answer }))
         options.onOutcome?.('delivered');

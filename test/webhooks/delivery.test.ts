@@ -174,6 +174,23 @@ describeOnEachEngine('webhook delivery', (suite) => {
     for (const r of receiver.received) expect(() => new Webhook(secret).verify(r.body, r.headers)).not.toThrow();
   });
 
+  maybe('a new event for an endpoint waiting on a retry is sent at once, the retry when it is due', async () => {
+    const { account, endpoint } = await enterpriseWithEndpoint();
+    receiver.answer([{ status: 500 }, { status: 200 }]);
+    const worker = startWorker();
+    await triggerAlert(account.accountId);
+    await worker.drain();
+    clock.advance(1_000);
+    await triggerAlert(account.accountId);
+    await worker.drain();
+    const [second, first] = await deliveriesOf(endpoint.id);
+    expect(second).toMatchObject({ status: 'delivered', attempts: 1, lastAttemptAt: T0 + 1_000 });
+    expect(first).toMatchObject({ status: 'pending', attempts: 1, nextAttemptAt: T0 + 5_000 });
+    clock.advance(4_000);
+    await worker.drain();
+    expect((await deliveriesOf(endpoint.id))[1]).toMatchObject({ status: 'delivered', attempts: 2 });
+  });
+
   maybe('a receiver that hangs is an attempt that times out, retried on the schedule', async () => {
     const { account, endpoint } = await enterpriseWithEndpoint();
     receiver.answer(['hang']);
