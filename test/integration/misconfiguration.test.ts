@@ -48,6 +48,11 @@ it('a NODE_ENV it does not know', async () => {
   expect(await refused('start', { NODE_ENV: 'prod' })).toMatch(/NODE_ENV/);
 });
 
+it('a WEBHOOK_ALLOWED_NETWORKS entry that is not a CIDR, or a WEBHOOK_ALLOW_HTTP that is not 0 or 1', async () => {
+  expect(await refused('start', { WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/8,intranet' })).toMatch(/WEBHOOK_ALLOWED_NETWORKS: "intranet" is not a CIDR/);
+  expect(await refused('start', { WEBHOOK_ALLOW_HTTP: 'yes' })).toMatch(/WEBHOOK_ALLOW_HTTP/);
+});
+
 withPostgres('a PostgreSQL database that does not exist, without echoing the URL', async () => {
   const url = new URL(PG_ADMIN_URL);
   url.pathname = '/mgw_no_such_database';

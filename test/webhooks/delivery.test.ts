@@ -47,7 +47,7 @@ describeOnEachEngine('webhook delivery', (suite) => {
     await receiver.close();
   });
 
-  function startWorker(options: { timeoutMs?: number; perEndpoint?: number; policy?: DestinationPolicy } = {}) {
+  function startWorker(options: { timeoutMs?: number; perEndpoint?: number; policy?: DestinationPolicy; logger?: pino.Logger } = {}) {
     const worker = createDeliveryWorker({
       repo: suite.store.webhooks,
       agents: options.policy ? createConnectAgents(options.policy) : agents,
@@ -59,7 +59,7 @@ describeOnEachEngine('webhook delivery', (suite) => {
       now: clock.now,
       // The middle of the jitter: each delay is exactly the documented one.
       random: () => 0.5,
-      logger: silent,
+      logger: options.logger ?? silent,
     });
     worker.start();
     workers.push(worker);
@@ -189,6 +189,21 @@ describeOnEachEngine('webhook delivery', (suite) => {
     clock.advance(4_000);
     await worker.drain();
     expect((await deliveriesOf(endpoint.id))[1]).toMatchObject({ status: 'delivered', attempts: 2 });
+  });
+
+  maybe('logs say which delivery failed and where, without the secret, the signature or the URL path and query', async () => {
+    const { account, endpoint, secret } = await enterpriseWithEndpoint('/hook/tok_s3cr3tpath?token=q5ecret');
+    receiver.answer([{ status: 500 }]);
+    const lines: string[] = [];
+    const worker = startWorker({ logger: pino({ level: 'trace' }, { write: (line: string) => lines.push(line) }) });
+    await triggerAlert(account.accountId);
+    await worker.drain();
+    const logged = lines.join('\n');
+    expect(logged).toContain('webhook attempt failed; will retry');
+    expect(logged).toContain(endpoint.id);
+    expect(logged).toContain(receiver.url('').replace(/\/$/, ''));
+    const signature = receiver.received[0]!.headers['webhook-signature']!;
+    for (const hidden of [secret, secret.slice('whsec_'.length), signature.split(',')[1]!, 'tok_s3cr3tpath', 'q5ecret']) expect(logged).not.toContain(hidden);
   });
 
   maybe('a receiver that hangs is an attempt that times out, retried on the schedule', async () => {
