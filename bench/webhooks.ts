@@ -83,6 +83,7 @@ export async function benchWebhooks(): Promise<WebhookBenchRow[]> {
     concurrency: 32,
     perEndpoint: 4,
     pollMs: 1_000,
+    retentionMs: 30 * 86_400_000,
     userAgent: 'bench',
     now: () => now,
     logger,

@@ -91,6 +91,8 @@ const EnvSchema = z.object({
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
   /** How often the queue is read for retries coming due and deliveries queued by the CLI. */
   WEBHOOK_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  /** How long ended deliveries (and their events) are kept for `webhooks deliveries`. */
+  WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(30),
 });
 
 export interface Config {
@@ -114,7 +116,7 @@ export interface Config {
   revocationPollMs: number;
   briefHourUtc: number;
   llm: { baseUrl: string | undefined; model: string; apiKey: string | undefined; timeoutMs: number };
-  webhooks: { policy: DestinationPolicy; timeoutMs: number; concurrency: number; perEndpoint: number; pollMs: number };
+  webhooks: { policy: DestinationPolicy; timeoutMs: number; concurrency: number; perEndpoint: number; pollMs: number; retentionMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -189,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: e.WEBHOOK_CONCURRENCY,
       perEndpoint: e.WEBHOOK_ENDPOINT_CONCURRENCY,
       pollMs: e.WEBHOOK_POLL_MS,
+      retentionMs: e.WEBHOOK_RETENTION_DAYS * DAY_MS,
     },
   };
 }

@@ -276,6 +276,13 @@ const webhooks = (engine: Engine): Migration => ({
       .execute();
     await db.schema.createIndex('webhook_deliveries_endpoint').on('webhook_deliveries').columns(['endpoint_id', 'seq']).execute();
     await db.schema.createIndex('webhook_deliveries_event').on('webhook_deliveries').column('event_id').execute();
+    await db.schema
+      .createIndex('webhook_deliveries_finished')
+      .on('webhook_deliveries')
+      .column('finished_at')
+      .where(sql.ref('finished_at'), 'is not', null)
+      .execute();
+    await db.schema.createIndex('webhook_events_created').on('webhook_events').column('created_at').execute();
     if (engine !== 'postgres') return;
     for (const table of WEBHOOK_FENCED_TABLES) await fence(db, table);
   },

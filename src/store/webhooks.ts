@@ -379,6 +379,22 @@ export function createWebhookRepository(db: Kysely<Database>) {
       return row !== undefined;
     },
 
+    /**
+     * Forgets deliveries that ended (delivered or failed) before `before`, and events none of whose
+     * deliveries is left. Pending ones are kept however old. Returns how many deliveries went.
+     */
+    async pruneFinished(before: number): Promise<number> {
+      const result = await db.deleteFrom('webhook_deliveries').where('finished_at', '<', before).where('status', '<>', 'pending').executeTakeFirst();
+      await db
+        .deleteFrom('webhook_events')
+        .where('created_at', '<', before)
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('webhook_deliveries').select('id').whereRef('webhook_deliveries.event_id', '=', 'webhook_events.id'))),
+        )
+        .execute();
+      return Number(result.numDeletedRows);
+    },
+
     /** Pending deliveries and when the oldest was created, for /metrics. */
     async queueStats(): Promise<{ pending: number; oldestCreatedAt: number | null }> {
       const row = await db

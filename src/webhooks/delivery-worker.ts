@@ -24,6 +24,8 @@ export interface DeliveryWorkerOptions {
   /** How often the queue is read when nothing wakes the worker (deliveries queued by the CLI, retries coming due). */
   pollMs: number;
   userAgent: string;
+  /** Deliveries that ended longer ago than this are forgotten (WEBHOOK_RETENTION_DAYS); checked hourly. */
+  retentionMs: number;
   now: () => number;
   /** Spreads retries (jitter); injectable for tests. */
   random?: () => number;
@@ -32,6 +34,7 @@ export interface DeliveryWorkerOptions {
   onOutcome?: (outcome: 'delivered' | 'retried' | 'failed') => void;
 }
 
+const PRUNE_EVERY_MS = 3_600_000;
 const SCHEDULE_SPAN_HOURS = Math.round(RETRY_DELAYS_MS.reduce((a, b) => a + b, 0) / 3_600_000);
 
 export function createDeliveryWorker(options: DeliveryWorkerOptions) {
@@ -40,6 +43,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   const inFlight = new Map<string, { endpointId: string; done: Promise<void>; abort: AbortController }>();
   let running = false;
   let timer: NodeJS.Timeout | undefined;
+  let pruneTimer: NodeJS.Timeout | undefined;
   let pumping: Promise<void> | undefined;
   let pumpAgain = false;
 
@@ -165,12 +169,24 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     }
   }
 
+  async function prune(): Promise<void> {
+    try {
+      const forgotten = await repo.pruneFinished(options.now() - options.retentionMs);
+      if (forgotten > 0) logger.info({ forgotten }, 'webhook deliveries past retention forgotten');
+    } catch (error) {
+      logger.warn({ err: error }, 'webhook deliveries could not be pruned; trying again in an hour');
+    }
+  }
+
   return {
     start(): void {
       if (running) return;
       running = true;
       timer = setInterval(() => void pump(), options.pollMs);
       timer.unref();
+      pruneTimer = setInterval(() => void prune(), PRUNE_EVERY_MS);
+      pruneTimer.unref();
+      void prune();
       void pump();
     },
     /** New deliveries were queued (an alert moved): read the queue now rather than at the next poll. */
@@ -188,6 +204,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     async stop(): Promise<void> {
       running = false;
       clearInterval(timer);
+      clearInterval(pruneTimer);
       for (const flight of inFlight.values()) flight.abort.abort();
       await Promise.all([...inFlight.values()].map((f) => f.done));
       await pumping;

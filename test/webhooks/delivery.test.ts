@@ -24,6 +24,7 @@ const LOOPBACK: DestinationPolicy = { allowHttp: true, allowedNetworks: ['127.0.
 /** The injected clock starts at the real second: the verifier checks timestamps against its own clock (5 minutes' tolerance). */
 const T0 = Math.floor(Date.now() / 1000) * 1000;
 const silent = pino({ level: 'silent' });
+const RETENTION_MS = 30 * 86_400_000;
 
 describeOnEachEngine('webhook delivery', (suite) => {
   const { maybe } = suite;
@@ -55,6 +56,7 @@ describeOnEachEngine('webhook delivery', (suite) => {
       concurrency: 16,
       perEndpoint: options.perEndpoint ?? 4,
       pollMs: 3_600_000,
+      retentionMs: RETENTION_MS,
       userAgent: 'market-gateway-test',
       now: clock.now,
       // The middle of the jitter: each delay is exactly the documented one.
@@ -204,6 +206,28 @@ describeOnEachEngine('webhook delivery', (suite) => {
     expect(logged).toContain(receiver.url('').replace(/\/$/, ''));
     const signature = receiver.received[0]!.headers['webhook-signature']!;
     for (const hidden of [secret, secret.slice('whsec_'.length), signature.split(',')[1]!, 'tok_s3cr3tpath', 'q5ecret']) expect(logged).not.toContain(hidden);
+  });
+
+  maybe('deliveries that ended are forgotten after the retention, pending ones never', async () => {
+    const { account, endpoint } = await enterpriseWithEndpoint();
+    receiver.answer([{ status: 200 }, { status: 500 }]);
+    const worker = startWorker();
+    await triggerAlert(account.accountId);
+    await worker.drain();
+    await triggerAlert(account.accountId);
+    await worker.drain();
+    const [pending, delivered] = await deliveriesOf(endpoint.id);
+    expect([pending!.status, delivered!.status]).toEqual(['pending', 'delivered']);
+
+    // The store is the suite's: other tests' deliveries may go too, so this endpoint's are checked.
+    clock.advance(RETENTION_MS);
+    await suite.store.webhooks.pruneFinished(clock.now() - RETENTION_MS);
+    expect(await deliveriesOf(endpoint.id)).toHaveLength(2); // ended exactly the retention ago: kept
+    clock.advance(1);
+    expect(await suite.store.webhooks.pruneFinished(clock.now() - RETENTION_MS)).toBeGreaterThanOrEqual(1);
+    expect((await deliveriesOf(endpoint.id)).map((d) => d.id)).toEqual([pending!.id]);
+    expect(await suite.store.webhooks.findDelivery(delivered!.id)).toBeUndefined();
+    expect(await suite.store.webhooks.findDelivery(pending!.id)).toMatchObject({ status: 'pending' });
   });
 
   maybe('a receiver that hangs is an attempt that times out, retried on the schedule', async () => {
