@@ -63,7 +63,7 @@ export function buildJobs({ config, stores, markets, predictions, briefs, metric
     logger,
     onTransition: (_alert, status) => {
       metrics.alerts.inc({ kind: `price_${status}` });
-      webhooks.wake();
+      void webhooks.wake();
     },
   });
   const ingest = createIngestRunner({

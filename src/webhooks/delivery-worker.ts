@@ -129,8 +129,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     const finished = options.now();
     const decision = decide(result, number, finished, random());
     await record(endpoint, delivery, number, finished, result, decision);
-    // A retry put off, or the last due one done: the endpoint's place in the queue moves.
-    await repo.refreshNextDue(endpoint.id);
+    // A retry put off, or the last due one done: the endpoint's place in the queue moves. If that
+    // fails, the endpoint stays early in the queue: the worker only looks at it again for nothing.
+    await repo.refreshNextDue(endpoint.id).catch(() => undefined);
   }
 
   async function record(
@@ -189,9 +190,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
       void prune();
       void pump();
     },
-    /** New deliveries were queued (an alert moved): read the queue now rather than at the next poll. */
-    wake(): void {
-      if (running) void pump();
+    /** New deliveries were queued (an alert moved): read the queue now rather than at the next poll. Resolves once it was read. */
+    wake(): Promise<void> {
+      return running ? pump() : Promise.resolve();
     },
     /** Reads the queue and waits for the attempts it started, and for the ones they made room for (tests, bench). */
     async drain(): Promise<void> {
