@@ -36,9 +36,10 @@ function expectedProb(m: RawKalshi): number | undefined {
   return undefined;
 }
 /** Kalshi's previous price is the last trade a day ago; 0 when there was none. */
+/** The move in points; compared to 9 decimals (the connector computes it exactly, a float difference is off in the 16th digit). */
 function expectedMove(m: RawKalshi): number | null {
   const previous = dollars(m, 'previous_price');
-  return previous !== undefined && previous > 0 ? (expectedProb(m)! - previous) * 100 : null;
+  return previous !== undefined && previous > 0 ? expect.closeTo((expectedProb(m)! - previous) * 100, 9) : null;
 }
 const expectedVolume = (m: RawKalshi) => Math.round(Number(m.volume_24h_fp ?? m.volume_24h ?? 0));
 const round4 = (p: number) => Math.round(p * 10_000) / 10_000;

@@ -13,7 +13,7 @@ import { parseEnvelope, parseItems } from '../validate.js';
 import { countEach } from '../../prediction/questions.js';
 import { decimal } from './decimal.js';
 import { pageGapMs, readPages, type PagedAnswer, type Paging } from './pages.js';
-import { pointsOf, predictionBatch, priceFromBook, skip, type MappedMarket } from './prediction-common.js';
+import { predictionBatch, priceFromBook, skip, type MappedMarket } from './prediction-common.js';
 
 const KALSHI_SOURCE = 'kalshi';
 /** Kalshi answers at most 1 000 markets a request. */
@@ -57,10 +57,16 @@ const kalshiProbability = (m: KalshiMarket): number | undefined =>
     ask: dollars(m.yes_ask_dollars, m.yes_ask),
   });
 
-/** The move since the last trade a day ago; none when there was no trade then (Kalshi sends 0). */
+/**
+ * The move since the last trade a day ago, in points; none when there was no trade then (Kalshi
+ * sends 0). Computed in half basis points: prices have 4 decimals and a quote's middle 4.5, so the
+ * difference is exact (a float subtraction of two such prices can land just off a rounding half:
+ * 0.9307 - 0.9992 is -0.06849999...).
+ */
 function moveSinceYesterday(m: KalshiMarket, prob: number): number | null {
   const previous = dollars(m.previous_price_dollars, m.previous_price);
-  return previous !== undefined && previous > 0 ? pointsOf(prob - previous) : null;
+  if (previous === undefined || previous <= 0) return null;
+  return (Math.round(prob * 20_000) - 2 * Math.round(previous * 10_000)) / 200;
 }
 
 interface KalshiSelection extends Paging {
