@@ -63,3 +63,10 @@ export interface MovementBaseline {
   pct: number;
   observedAt: number;
 }
+
+/** One hour of a prediction market's chart: its last observation in that UTC hour. */
+export interface ChartPoint {
+  hourStart: number;
+  prob: number;
+  volume24h: number | null;
+}

@@ -1,6 +1,10 @@
 /** DataLoaders, created per request (never shared: they cache per caller). */
 import DataLoader from 'dataloader';
-import type { BriefAnalysis, Interval } from '../domain/market.js';
+import { invalid } from '../domain/errors.js';
+import { CANDLES_PER_OPERATION } from '../domain/limits.js';
+import type { BriefAnalysis, Candle, Interval } from '../domain/market.js';
+import type { ChartPoint } from '../domain/prediction.js';
+import { HOUR_MS } from '../domain/time.js';
 import type { GraphQLServices } from './services.js';
 import type { AssetMarketModel, PredictionMarketModel } from '../readmodel/models.js';
 
@@ -11,9 +15,30 @@ export interface Loaders {
   briefAnalysis: DataLoader<{ symbol: string; interval: Interval }, BriefAnalysis | null, string>;
   /** Prediction market by id: scored from the read model, or (no longer tracked) one store query for all misses. */
   predictionMarket: DataLoader<string, PredictionMarketModel | null>;
+  /** A chart page of candles per market: one call to the store for every market asking the same page. */
+  candles: DataLoader<CandlePageKey, Candle[], string>;
+  /** A prediction market's hourly chart: one store query for every market asking the same hours. */
+  predictionHistory: DataLoader<{ id: string; hours: number }, ChartPoint[], string>;
 }
 
+export interface CandlePageKey {
+  symbol: string;
+  interval: Interval;
+  limit: number;
+  before: number | null;
+}
+
+/** Keys grouped by what they share besides their market, so each group is one store call. */
+function groupBy<K>(keys: readonly K[], group: (key: K) => string): Map<string, K[]> {
+  const groups = new Map<string, K[]>();
+  for (const key of keys) groups.set(group(key), [...(groups.get(group(key)) ?? []), key]);
+  return groups;
+}
+
+const pageOf = (k: CandlePageKey) => `${k.interval}|${k.limit}|${k.before ?? ''}`;
+
 export function createLoaders(services: GraphQLServices): Loaders {
+  let candlesAsked = 0;
   return {
     assetMarket: new DataLoader(async (symbols) => {
       const now = services.now();
@@ -43,5 +68,41 @@ export function createLoaders(services: GraphQLServices): Loaders {
         return scored.get(id) ?? (market ? { market, signal: 'wait' as const, move24hPts: null, active: false } : null);
       });
     }),
+    candles: new DataLoader(
+      async (keys) => {
+        // Aliases and lists can ask for many pages in one operation: the whole is bounded.
+        candlesAsked += keys.reduce((sum, k) => sum + k.limit, 0);
+        if (candlesAsked > CANDLES_PER_OPERATION)
+          throw invalid(`at most ${CANDLES_PER_OPERATION} candles per operation; ask for fewer markets or a smaller limit`);
+        const results = new Map<string, Candle[]>();
+        for (const group of groupBy(keys, pageOf).values()) {
+          const { interval, limit, before } = group[0]!;
+          const pages = await services.store.markets.candlePages(
+            group.map((k) => k.symbol),
+            interval,
+            limit,
+            before,
+          );
+          for (const k of group) results.set(`${pageOf(k)}|${k.symbol}`, pages.get(k.symbol) ?? []);
+        }
+        return keys.map((k) => results.get(`${pageOf(k)}|${k.symbol}`) ?? []);
+      },
+      { cacheKeyFn: (k) => `${pageOf(k)}|${k.symbol}` },
+    ),
+    predictionHistory: new DataLoader(
+      async (keys) => {
+        const results = new Map<string, ChartPoint[]>();
+        const hourNow = Math.floor(services.now() / HOUR_MS) * HOUR_MS;
+        for (const [hours, group] of groupBy(keys, (k) => String(k.hours))) {
+          const charts = await services.store.prediction.chartHistory(
+            group.map((k) => k.id),
+            hourNow - (Number(hours) - 1) * HOUR_MS,
+          );
+          for (const k of group) results.set(`${hours}|${k.id}`, charts.get(k.id) ?? []);
+        }
+        return keys.map((k) => results.get(`${k.hours}|${k.id}`) ?? []);
+      },
+      { cacheKeyFn: (k) => `${k.hours}|${k.id}` },
+    ),
   };
 }

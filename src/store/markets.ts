@@ -18,6 +18,22 @@ function toCandle(r: CandlesTable): Candle {
 }
 
 export function createMarketRepository(db: Kysely<Database>) {
+  /**
+   * A page of each symbol's candles for a chart: the `limit` latest opened before `before` (or the
+   * latest), oldest first. One index range read per symbol (the key is symbol, interval, open time).
+   */
+  async function candlePages(symbols: readonly string[], interval: Interval, limit: number, before: number | null): Promise<Map<string, Candle[]>> {
+    const pages = await Promise.all(
+      symbols.map(async (symbol) => {
+        let query = db.selectFrom('candles').selectAll().where('symbol', '=', symbol).where('interval', '=', interval);
+        if (before !== null) query = query.where('open_time', '<', before);
+        const rows = await query.orderBy('open_time', 'desc').limit(limit).execute();
+        return [symbol, rows.reverse().map(toCandle)] as const;
+      }),
+    );
+    return new Map(pages);
+  }
+
   return {
     async upsertMarkets(markets: readonly MarketMeta[]): Promise<void> {
       for (const batch of chunks(markets)) {
@@ -129,16 +145,10 @@ export function createMarketRepository(db: Kysely<Database>) {
 
     /** The latest `count` candles of one symbol and interval, oldest first. */
     async recentCandles(symbol: string, interval: Interval, count: number): Promise<Candle[]> {
-      const rows = await db
-        .selectFrom('candles')
-        .selectAll()
-        .where('symbol', '=', symbol)
-        .where('interval', '=', interval)
-        .orderBy('open_time', 'desc')
-        .limit(count)
-        .execute();
-      return rows.reverse().map(toCandle);
+      return (await candlePages([symbol], interval, count, null)).get(symbol) ?? [];
     },
+
+    candlePages,
 
     /** Candles of several symbols of one interval opened at or after `since`, oldest first. */
     async candlesSince(symbols: readonly string[], interval: Interval, since: number): Promise<Candle[]> {

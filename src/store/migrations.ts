@@ -288,6 +288,13 @@ const webhooks = (engine: Engine): Migration => ({
   },
 });
 
+/** Charts of a prediction market draw its volume beside its probability: each hour keeps both. */
+const historyVolume: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('prediction_history').addColumn('volume_24h', 'double precision').execute();
+  },
+};
+
 /** Ordered by name; never edit a migration that has shipped, add a new one. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -297,6 +304,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0004_prediction_sweeps': predictionSweeps,
     '0005_jobs_lease': jobsLease(engine),
     '0006_webhooks': webhooks(engine),
+    '0007_history_volume': historyVolume,
   };
 }
 

@@ -1,6 +1,14 @@
 /** Prediction markets (variant B): metadata, latest observation, hourly history, movement alerts, briefs. */
 import type { Kysely } from 'kysely';
-import type { MorningBrief, MovementAlert, MovementBaseline, PredictionMarket, PredictionMarketMeta, ProbabilityObservation } from '../domain/prediction.js';
+import type {
+  ChartPoint,
+  MorningBrief,
+  MovementAlert,
+  MovementBaseline,
+  PredictionMarket,
+  PredictionMarketMeta,
+  ProbabilityObservation,
+} from '../domain/prediction.js';
 import { chunks } from './batches.js';
 import type { Database, MovementAlertsTable, PredictionMarketsTable } from './tables.js';
 import { HOUR_MS } from '../domain/time.js';
@@ -124,12 +132,17 @@ export function createPredictionRepository(db: Kysely<Database>) {
                 hour_start: Math.floor(o.observedAt / HOUR_MS) * HOUR_MS,
                 prob: o.prob,
                 observed_at: o.observedAt,
+                volume_24h: o.volume24h,
               })),
             )
             .onConflict((oc) =>
               oc
                 .columns(['market_id', 'hour_start'])
-                .doUpdateSet((eb) => ({ prob: eb.ref('excluded.prob'), observed_at: eb.ref('excluded.observed_at') }))
+                .doUpdateSet((eb) => ({
+                  prob: eb.ref('excluded.prob'),
+                  observed_at: eb.ref('excluded.observed_at'),
+                  volume_24h: eb.ref('excluded.volume_24h'),
+                }))
                 .where('prediction_history.observed_at', '<=', (eb) => eb.ref('excluded.observed_at')),
             )
             .execute();
@@ -180,6 +193,22 @@ export function createPredictionRepository(db: Kysely<Database>) {
     async listSweeps(): Promise<Map<string, number>> {
       const rows = await db.selectFrom('prediction_sweeps').selectAll().execute();
       return new Map(rows.map((r) => [r.source, r.swept_at]));
+    },
+
+    /** The hourly points of these markets from `since` on, each market's oldest first (for charts). */
+    async chartHistory(marketIds: readonly string[], since: number): Promise<Map<string, ChartPoint[]>> {
+      const out = new Map<string, ChartPoint[]>(marketIds.map((id) => [id, []]));
+      if (marketIds.length === 0) return out;
+      const rows = await db
+        .selectFrom('prediction_history')
+        .select(['market_id', 'hour_start', 'prob', 'volume_24h'])
+        .where('market_id', 'in', marketIds)
+        .where('hour_start', '>=', since)
+        .orderBy('market_id')
+        .orderBy('hour_start')
+        .execute();
+      for (const r of rows) out.get(r.market_id)?.push({ hourStart: r.hour_start, prob: r.prob, volume24h: r.volume_24h });
+      return out;
     },
 
     async pruneHistory(before: number): Promise<void> {

@@ -91,6 +91,8 @@ export interface PredictionHistoryTable {
   hour_start: number;
   prob: number;
   observed_at: number;
+  /** The market's 24-hour volume at that observation; null for hours stored before it was kept. */
+  volume_24h: Generated<number | null>;
 }
 
 /** The movement detector's state (D9): the probability, in percent, movements are measured from. */

@@ -2,8 +2,8 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { AssetMarketModel, AssetBriefMarketModel, PredictionMarketModel, MovementAlertModel } from '../../readmodel/models.js';
 import type { PriceAlert as PriceAlertModel, Account as AccountModel, AlertKind as AlertKindModel, AlertStatus as AlertStatusModel } from '../../domain/account.js';
-import type { MorningBrief as MorningBriefModel, PredictionSignal as PredictionSignalModel } from '../../domain/prediction.js';
-import type { MarketType as MarketTypeModel, MarketStatus as MarketStatusModel, Interval as IntervalModel, Trend as TrendModel } from '../../domain/market.js';
+import type { MorningBrief as MorningBriefModel, PredictionSignal as PredictionSignalModel, ChartPoint as PredictionPointModel } from '../../domain/prediction.js';
+import type { MarketType as MarketTypeModel, MarketStatus as MarketStatusModel, Interval as IntervalModel, Trend as TrendModel, Candle as CandleModel } from '../../domain/market.js';
 import type { WebhookEndpoint as WebhookEndpointModel, WebhookDelivery as WebhookDeliveryModel, WebhookEventType as WebhookEventTypeModel, DeliveryStatus as WebhookDeliveryStatusModel } from '../../domain/webhooks.js';
 import type { GraphQLContext } from '../context.js';
 export type Maybe<T> = T | null;
@@ -56,6 +56,12 @@ export type AssetBriefMarket = {
 
 export type AssetMarket = Market & {
   __typename?: 'AssetMarket';
+  /**
+   * OHLCV candles for a chart, oldest first: the `limit` (1..500) latest of `interval` opened before
+   * `before` (default: now). Page back by passing the first candle's `openTime` as `before`. At most
+   * 20 000 candles per operation across markets.
+   */
+  candles: Array<Candle>;
   /** Percent change over 24 hours (-2.35 means -2.35 %). */
   change24h?: Maybe<Scalars['Float']['output']>;
   /** Same as `symbol`. */
@@ -73,12 +79,30 @@ export type AssetMarket = Market & {
   volume24h?: Maybe<Scalars['Float']['output']>;
 };
 
+
+export type AssetMarketCandlesArgs = {
+  before?: InputMaybe<Scalars['DateTime']['input']>;
+  interval?: Interval;
+  limit?: Scalars['Int']['input'];
+};
+
 /** A page of asset markets, ordered by symbol ascending. */
 export type AssetMarketPage = {
   __typename?: 'AssetMarketPage';
   items: Array<AssetMarket>;
   /** Every market matching the filter, not only this page. */
   total: Scalars['Int']['output'];
+};
+
+/** One candle: prices in the quote currency, volume in the base asset. */
+export type Candle = {
+  __typename?: 'Candle';
+  close: Scalars['Float']['output'];
+  high: Scalars['Float']['output'];
+  low: Scalars['Float']['output'];
+  open: Scalars['Float']['output'];
+  openTime: Scalars['DateTime']['output'];
+  volume: Scalars['Float']['output'];
 };
 
 export type CreatePriceAlertInput = {
@@ -262,6 +286,8 @@ export type PredictionMarket = Market & {
   __typename?: 'PredictionMarket';
   /** False once the market is no longer in its platform's latest complete answer (closed, resolved, or past the tracked bound): it is no longer ranked, and its numbers are the last known. */
   active: Scalars['Boolean']['output'];
+  /** The last observation of each UTC hour over the past `hours` (1..72), oldest first, for a chart. */
+  history: Array<PredictionPoint>;
   /** `<source>:<upstream id>` */
   id: Scalars['ID']['output'];
   /** Probability change over about 24 hours, in points: the gateway's own history once it covers a day, before that the platform's own 24-hour change where it reports one; null when neither exists yet. */
@@ -283,11 +309,27 @@ export type PredictionMarket = Market & {
   volume24h: Scalars['Float']['output'];
 };
 
+
+export type PredictionMarketHistoryArgs = {
+  hours?: Scalars['Int']['input'];
+};
+
 export type PredictionMarketList = {
   __typename?: 'PredictionMarketList';
   count: Scalars['Int']['output'];
   /** The most active markets, by 24-hour volume descending, ties by question. */
   items: Array<PredictionMarket>;
+};
+
+/** One hour of a prediction market's chart. */
+export type PredictionPoint = {
+  __typename?: 'PredictionPoint';
+  /** Probability of YES as a fraction, at the hour's last observation. */
+  probability: Scalars['Float']['output'];
+  /** The start of the UTC hour. */
+  time: Scalars['DateTime']['output'];
+  /** 24-hour volume then; null for hours recorded before volumes were kept. */
+  volume24h?: Maybe<Scalars['Float']['output']>;
 };
 
 export type PredictionSignal =
@@ -576,6 +618,7 @@ export type ResolversTypes = {
   AssetMarket: ResolverTypeWrapper<AssetMarketModel>;
   AssetMarketPage: ResolverTypeWrapper<Omit<AssetMarketPage, 'items'> & { items: Array<ResolversTypes['AssetMarket']> }>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  Candle: ResolverTypeWrapper<CandleModel>;
   CreatePriceAlertInput: CreatePriceAlertInput;
   CreateWebhookEndpointInput: CreateWebhookEndpointInput;
   Date: ResolverTypeWrapper<Scalars['Date']['output']>;
@@ -596,6 +639,7 @@ export type ResolversTypes = {
   PlanTier: PlanTier;
   PredictionMarket: ResolverTypeWrapper<PredictionMarketModel>;
   PredictionMarketList: ResolverTypeWrapper<Omit<PredictionMarketList, 'items'> & { items: Array<ResolversTypes['PredictionMarket']> }>;
+  PredictionPoint: ResolverTypeWrapper<PredictionPointModel>;
   PredictionSignal: ResolverTypeWrapper<PredictionSignalModel>;
   PriceAlert: ResolverTypeWrapper<PriceAlertModel>;
   PriceAlertKind: ResolverTypeWrapper<AlertKindModel>;
@@ -621,6 +665,7 @@ export type ResolversParentTypes = {
   AssetMarket: AssetMarketModel;
   AssetMarketPage: Omit<AssetMarketPage, 'items'> & { items: Array<ResolversParentTypes['AssetMarket']> };
   Boolean: Scalars['Boolean']['output'];
+  Candle: CandleModel;
   CreatePriceAlertInput: CreatePriceAlertInput;
   CreateWebhookEndpointInput: CreateWebhookEndpointInput;
   Date: Scalars['Date']['output'];
@@ -637,6 +682,7 @@ export type ResolversParentTypes = {
   Mutation: Record<PropertyKey, never>;
   PredictionMarket: PredictionMarketModel;
   PredictionMarketList: Omit<PredictionMarketList, 'items'> & { items: Array<ResolversParentTypes['PredictionMarket']> };
+  PredictionPoint: PredictionPointModel;
   PriceAlert: PriceAlertModel;
   PriceAlertList: Omit<PriceAlertList, 'items'> & { items: Array<ResolversParentTypes['PriceAlert']> };
   Query: Record<PropertyKey, never>;
@@ -686,6 +732,7 @@ export type AssetBriefMarketResolvers<ContextType = GraphQLContext, ParentType e
 };
 
 export type AssetMarketResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AssetMarket'] = ResolversParentTypes['AssetMarket']> = {
+  candles?: Resolver<Array<ResolversTypes['Candle']>, ParentType, ContextType, RequireFields<AssetMarketCandlesArgs, 'interval' | 'limit'>>;
   change24h?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -702,6 +749,15 @@ export type AssetMarketResolvers<ContextType = GraphQLContext, ParentType extend
 export type AssetMarketPageResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['AssetMarketPage'] = ResolversParentTypes['AssetMarketPage']> = {
   items?: Resolver<Array<ResolversTypes['AssetMarket']>, ParentType, ContextType>;
   total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type CandleResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Candle'] = ResolversParentTypes['Candle']> = {
+  close?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  high?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  low?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  open?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  openTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  volume?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
 };
 
 export interface DateScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['Date'], any> {
@@ -776,6 +832,7 @@ export type MutationResolvers<ContextType = GraphQLContext, ParentType extends R
 
 export type PredictionMarketResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PredictionMarket'] = ResolversParentTypes['PredictionMarket']> = {
   active?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  history?: Resolver<Array<ResolversTypes['PredictionPoint']>, ParentType, ContextType, RequireFields<PredictionMarketHistoryArgs, 'hours'>>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   move24hPts?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -793,6 +850,12 @@ export type PredictionMarketResolvers<ContextType = GraphQLContext, ParentType e
 export type PredictionMarketListResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PredictionMarketList'] = ResolversParentTypes['PredictionMarketList']> = {
   count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   items?: Resolver<Array<ResolversTypes['PredictionMarket']>, ParentType, ContextType>;
+};
+
+export type PredictionPointResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PredictionPoint'] = ResolversParentTypes['PredictionPoint']> = {
+  probability?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  time?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  volume24h?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
 };
 
 export type PredictionSignalResolvers = { HOT: 'hot', RISING: 'rising', WAIT: 'wait', WATCH: 'watch' };
@@ -883,6 +946,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   AssetBriefMarket?: AssetBriefMarketResolvers<ContextType>;
   AssetMarket?: AssetMarketResolvers<ContextType>;
   AssetMarketPage?: AssetMarketPageResolvers<ContextType>;
+  Candle?: CandleResolvers<ContextType>;
   Date?: GraphQLScalarType;
   DateTime?: GraphQLScalarType;
   Indicators?: IndicatorsResolvers<ContextType>;
@@ -896,6 +960,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   Mutation?: MutationResolvers<ContextType>;
   PredictionMarket?: PredictionMarketResolvers<ContextType>;
   PredictionMarketList?: PredictionMarketListResolvers<ContextType>;
+  PredictionPoint?: PredictionPointResolvers<ContextType>;
   PredictionSignal?: PredictionSignalResolvers;
   PriceAlert?: PriceAlertResolvers<ContextType>;
   PriceAlertKind?: PriceAlertKindResolvers;

@@ -2,7 +2,7 @@
 import { createPriceAlert } from '../../alerts/create-alert.js';
 import { roundTo, shownPrice, VOLUME_DECIMALS } from '../../analytics/round.js';
 import { INTERVALS, type Interval } from '../../domain/market.js';
-import { BRIEF_LIMIT, BRIEF_MAX_SYMBOLS, MARKETS_PAGE } from '../../domain/limits.js';
+import { BRIEF_LIMIT, BRIEF_MAX_SYMBOLS, CANDLES_PAGE, MARKETS_PAGE } from '../../domain/limits.js';
 import { normalizeSymbol, parseSymbolList } from '../../domain/symbols.js';
 import { invalid as badRequest, notFound } from '../../domain/errors.js';
 import type { Resolvers } from '../generated/resolvers.js';
@@ -86,6 +86,19 @@ export const marketDataResolvers: Resolvers = {
     change24h: (m) => (m.quote ? roundTo(m.quote.change24h, 2) : null),
     volume24h: (m) => (m.quote ? roundTo(m.quote.volume24h, VOLUME_DECIMALS) : null),
     updatedAt: (m) => m.quote?.observedAt ?? null,
+    candles: (m, { interval, limit, before }, { loaders }) => {
+      if (!INTERVALS.includes(interval as Interval)) throw badRequest(`interval must be one of ${INTERVALS.join(', ')}`);
+      assertIntInRange('limit', limit, CANDLES_PAGE.min, CANDLES_PAGE.max);
+      return loaders.candles.load({ symbol: m.meta.symbol, interval: interval as Interval, limit, before: before ?? null });
+    },
+  },
+
+  Candle: {
+    open: (c) => shownPrice(c.open),
+    high: (c) => shownPrice(c.high),
+    low: (c) => shownPrice(c.low),
+    close: (c) => shownPrice(c.close),
+    volume: (c) => roundTo(c.volume, VOLUME_DECIMALS),
   },
 
   AssetBriefMarket: {

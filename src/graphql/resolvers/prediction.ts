@@ -1,6 +1,6 @@
 /** Resolvers of variant B: the most active prediction markets, movement alerts, the morning brief. */
 import { wholePercentOf, roundProb } from '../../prediction/percent.js';
-import { MOVEMENT_ALERTS_LIMIT, TOP_MARKETS } from '../../domain/limits.js';
+import { HISTORY_HOURS, MOVEMENT_ALERTS_LIMIT, TOP_MARKETS } from '../../domain/limits.js';
 import type { Resolvers } from '../generated/resolvers.js';
 import { assertIntInRange } from './arguments.js';
 
@@ -34,6 +34,16 @@ export const predictionResolvers: Resolvers = {
     move24hPts: (s) => s.move24hPts,
     active: (s) => s.active,
     updatedAt: (s) => s.market.updatedAt,
+    history: (s, { hours }, { loaders }) => {
+      assertIntInRange('hours', hours, HISTORY_HOURS.min, HISTORY_HOURS.max);
+      return loaders.predictionHistory.load({ id: s.market.id, hours });
+    },
+  },
+
+  PredictionPoint: {
+    time: (p) => p.hourStart,
+    probability: (p) => roundProb(p.prob),
+    volume24h: (p) => (p.volume24h === null ? null : Math.round(p.volume24h)),
   },
 
   MovementAlert: {
