@@ -10,6 +10,7 @@ import { buildCoordination } from './composition/coordination.js';
 import { buildGraphQL } from './composition/graphql.js';
 import { buildReadiness } from './composition/health.js';
 import { buildJobs } from './composition/jobs.js';
+import { LiveEvents } from './readmodel/live-events.js';
 import { openStores } from './composition/stores.js';
 import { buildVariantApps } from './composition/variants.js';
 import { ConfigError, type Config } from './config/config.js';
@@ -49,13 +50,14 @@ export async function createService(config: Config, options: ServiceOptions = {}
 
   const metrics = createMetrics();
   const degraded = createDegradedAnswers(logger, metrics.degradedAnswers);
-  const jobs = buildJobs({ config, stores, markets, predictions, briefs, metrics, logger, now });
+  const live = new LiveEvents();
+  const jobs = buildJobs({ config, stores, markets, predictions, briefs, live, metrics, logger, now });
   const coordination = buildCoordination({ role, stores, jobs, markets, predictions, logger, now });
   const access = buildAccess({ config, stores, metrics, degraded, logger, now });
   const webhooks = { repo: store.webhooks, policy: config.webhooks.policy, onQueued: jobs.webhooks.wake };
   metrics.watchWebhookQueue(() => store.webhooks.queueStats());
-  const services: GraphQLServices = { store, markets, briefs, predictions, morningBriefs: jobs.morningBriefs, webhooks, now };
-  const graphql = await buildGraphQL({ config, services, metrics, degraded, logger });
+  const services: GraphQLServices = { store, markets, briefs, predictions, morningBriefs: jobs.morningBriefs, webhooks, live, now };
+  const graphql = await buildGraphQL({ config, authenticator: access.authenticator, services, metrics, degraded, logger });
   const ready = buildReadiness({ stores, markets, predictions, liveFeeds: jobs.liveFeeds, now });
   const apps = buildVariantApps({ edges: access.edges, graphql, services, ready, metrics, degraded, logger });
 

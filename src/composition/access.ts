@@ -52,6 +52,8 @@ export function buildAccess({ config, stores, metrics, degraded, logger, now }: 
     });
   return {
     edges: { A: edgeFor('A'), B: edgeFor('B') } satisfies Record<Variant, Edge>,
+    /** Checks keys again for connections that outlive a request (subscriptions). */
+    authenticator,
     sharedQuota,
     /** Revocations are polled by the instances that answer requests. */
     start: () => authenticator.start(),

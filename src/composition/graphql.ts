@@ -10,23 +10,28 @@ import { createOperationCompiler } from '../graphql-http/compiled-operations.js'
 import { graphqlGuards } from '../graphql-http/guards.js';
 import { createGraphQLHttpHandler } from '../graphql-http/http-handler.js';
 import type { createMetrics } from '../metrics/metrics.js';
+import type { Authenticator } from '../auth/authenticator.js';
+import { createSubscriptionServer, DEFAULT_SUBSCRIPTION_LIMITS, type SubscriptionServer } from '../graphql-http/subscriptions.js';
+import { subscriptionCap } from '../quota/plans.js';
 
 /** Largest /graphql body; a larger one is refused with 413 before it is read whole. */
 const MAX_GRAPHQL_BODY_BYTES = 100 * 1024;
 
 interface GraphQLDeps {
   config: Config;
+  authenticator: Authenticator;
   services: GraphQLServices;
   metrics: ReturnType<typeof createMetrics>;
   degraded: DegradedAnswers;
   logger: Logger;
 }
 
-export async function buildGraphQL({ config, services, metrics, degraded, logger }: GraphQLDeps) {
+export async function buildGraphQL({ config, authenticator, services, metrics, degraded, logger }: GraphQLDeps) {
   const schema = createSchema();
   const guards = graphqlGuards();
   const formatError = createErrorFormatter({ degraded, logger, suggestions: config.graphql.suggestions });
   const apollo = await createGraphQLServer({ schema, guards, formatError, production: config.production, ...config.graphql, logger, degraded });
+  const subscriptionServers: SubscriptionServer[] = [];
   const compiler = createOperationCompiler(schema, { validationRules: guards.validationRules, maxTokens: guards.parseOptions.maxTokens });
   return {
     schema,
@@ -43,6 +48,26 @@ export async function buildGraphQL({ config, services, metrics, degraded, logger
         degraded,
         maxBodyBytes: MAX_GRAPHQL_BODY_BYTES,
       }),
-    stop: () => apollo.stop(),
+    /** Subscriptions over WebSocket on the listener of `edge`'s variant. */
+    subscriptionsFor: (edge: Edge) => {
+      const server = createSubscriptionServer({
+        schema,
+        edge,
+        authenticator,
+        services,
+        degraded,
+        limits: { ...DEFAULT_SUBSCRIPTION_LIMITS, maxPerAccount: (principal) => subscriptionCap(principal.account, config.planLimits) },
+        validationRules: guards.validationRules,
+        maxTokens: guards.parseOptions.maxTokens,
+        logger,
+        onSubscribed: () => metrics.subscriptions.inc({ variant: edge.variant }),
+      });
+      subscriptionServers.push(server);
+      return server;
+    },
+    async stop(): Promise<void> {
+      await Promise.all(subscriptionServers.map((s) => s.close()));
+      await apollo.stop();
+    },
   };
 }

@@ -16,6 +16,7 @@ import { createIngestRunner } from '../ingest/ingest-runner.js';
 import { createPredictionIngestRunner } from '../ingest/prediction-ingest-runner.js';
 import type { createMetrics } from '../metrics/metrics.js';
 import type { MarketReadModel } from '../readmodel/market-read-model.js';
+import type { LiveEvents } from '../readmodel/live-events.js';
 import type { PredictionReadModel } from '../readmodel/prediction-read-model.js';
 import { createLiveFeeds } from '../upstream/live-feeds.js';
 import { createConnectors, liveSymbols } from '../upstream/registry.js';
@@ -38,12 +39,14 @@ interface JobDeps {
   markets: MarketReadModel;
   predictions: PredictionReadModel;
   briefs: BriefService;
+  /** Where price alert events go for live subscriptions. */
+  live: LiveEvents;
   metrics: ReturnType<typeof createMetrics>;
   logger: Logger;
   now: () => number;
 }
 
-export function buildJobs({ config, stores, markets, predictions, briefs, metrics, logger, now }: JobDeps) {
+export function buildJobs({ config, stores, markets, predictions, briefs, live, metrics, logger, now }: JobDeps) {
   const { jobsStore, notifier } = stores;
   const connectors = createConnectors(config.feeds.live, config.upstream);
   const webhookAgents = createConnectAgents(config.webhooks.policy);
@@ -61,9 +64,10 @@ export function buildJobs({ config, stores, markets, predictions, briefs, metric
     alerts: jobsStore.priceAlerts,
     briefs,
     logger,
-    onTransition: (_alert, status) => {
+    onTransition: (alert, status, at) => {
       metrics.alerts.inc({ kind: `price_${status}` });
       void webhooks.wake();
+      live.publishPriceAlert({ type: status, alert: { ...alert, status, triggeredAt: status === 'triggered' ? at : null }, at });
     },
   });
   const ingest = createIngestRunner({

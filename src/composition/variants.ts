@@ -1,5 +1,5 @@
 /** The two listeners, built from one table: each variant's routes, its OpenAPI document, its edge. */
-import type { RequestListener } from 'node:http';
+import type { GatewayApp } from '../http/http-server.js';
 import type { Logger } from 'pino';
 import type { Variant } from '../domain/variant.js';
 import type { DegradedAnswers } from '../edge/degraded.js';
@@ -43,7 +43,7 @@ interface VariantDeps {
   logger: Logger;
 }
 
-export function buildVariantApps({ edges, graphql, services, ready, metrics, degraded, logger }: VariantDeps): Record<Variant, RequestListener> {
+export function buildVariantApps({ edges, graphql, services, ready, metrics, degraded, logger }: VariantDeps): Record<Variant, GatewayApp> {
   const httpMetrics = createHttpMetrics(
     metrics.registry,
     VARIANTS.flatMap((v) => v.routes.map((r) => r.path)),
@@ -54,6 +54,7 @@ export function buildVariantApps({ edges, graphql, services, ready, metrics, deg
       variant,
       facade: createFacadeHandler({ routes, schema: graphql.schema, edge, services, logger, degraded }),
       graphql: graphql.handlerFor(edge),
+      subscriptions: graphql.subscriptionsFor(edge),
       openApiDocument: buildOpenApiDocument({ variant, title, version: '1.0.0', description, routes, webhooks }),
       ready,
       logger,

@@ -20,4 +20,6 @@ export interface GraphQLContext {
    * GraphQL error. The compiled path and the facades are admitted before execution.
    */
   admitOperation?: (analysis: OperationAnalysis, context: GraphQLContext) => Promise<void>;
+  /** On a subscription's connection: how a stream reports a client that stopped reading. */
+  stream?: { onSlowConsumer(): void };
 }

@@ -2,6 +2,7 @@
 import type { BriefService } from '../analytics/brief-service.js';
 import type { MorningBriefService } from '../brief/morning-briefs.js';
 import type { MarketReadModel } from '../readmodel/market-read-model.js';
+import type { LiveEvents } from '../readmodel/live-events.js';
 import type { PredictionReadModel } from '../readmodel/prediction-read-model.js';
 import type { Store } from '../store/index.js';
 import type { WebhookManagement } from '../webhooks/endpoints.js';
@@ -13,5 +14,7 @@ export interface GraphQLServices {
   predictions: PredictionReadModel;
   morningBriefs: MorningBriefService;
   webhooks: WebhookManagement;
+  /** Events for live subscriptions that no read model holds (price alerts changing state). */
+  live: LiveEvents;
   now(): number;
 }

@@ -6,7 +6,8 @@
  * large, a malformed request, a request too slow), still get a JSON body in the variant's envelope.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, STATUS_CODES, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, STATUS_CODES, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import { errorBody } from '../rest/envelope.js';
 import type { Variant } from '../domain/variant.js';
@@ -53,6 +54,15 @@ function rawAnswer(variant: Variant, error: ApiError): string {
   ];
   return `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${headers.map(([n, v]) => `${n}: ${v}\r\n`).join('')}\r\n${body}`;
 }
+
+/**
+ * What a listener serves: HTTP requests, and optionally connection upgrades (WebSocket) and a way
+ * to close the upgraded connections when the listener drains.
+ */
+export type GatewayApp = RequestListener & {
+  upgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+  closeUpgraded?: () => Promise<void>;
+};
 
 /** A listener that can be drained: see `drain`. */
 export type DrainableServer = Server & {
@@ -108,7 +118,7 @@ function capPerAddress(server: Server, variant: Variant, cap: number): void {
   });
 }
 
-export function createHttpServer(handler: RequestListener, variant: Variant, limits: ConnectionLimits = DEFAULT_CONNECTION_LIMITS): DrainableServer {
+export function createHttpServer(handler: GatewayApp, variant: Variant, limits: ConnectionLimits = DEFAULT_CONNECTION_LIMITS): DrainableServer {
   const inFlight = new Set<ServerResponse>();
   let draining = false;
   // One function for every response (no closure, no once() wrapper): this is the hot path.
@@ -145,9 +155,19 @@ export function createHttpServer(handler: RequestListener, variant: Variant, lim
     const [status, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'malformed HTTP request'];
     answerOnSocket(socket, variant, new ApiError(status, message));
   });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if ((socket as Socket & { [REFUSED]?: boolean })[REFUSED]) return void socket.destroy();
+    if (draining || !handler.upgrade) {
+      const refusal = draining ? new ApiError(503, 'shutting down', { 'Retry-After': '1' }) : new ApiError(404, 'no WebSocket endpoint here');
+      return void (socket as Socket).end(rawAnswer(variant, refusal));
+    }
+    handler.upgrade(req, socket, head);
+  });
   server.drain = (graceMs = 8_000) =>
     new Promise<void>((resolve) => {
       draining = true;
+      // Upgraded connections (subscriptions) are not requests: they are told to go first.
+      void handler.closeUpgraded?.();
       for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
       const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
       server.close(() => {

@@ -4,10 +4,11 @@
  * request that arrives while the service is still starting waits for it (the app is attached once
  * ready) instead of being refused.
  */
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Variant } from '../domain/variant.js';
-import { type ConnectionLimits, createHttpServer, type DrainableServer } from './http-server.js';
+import { type ConnectionLimits, createHttpServer, type DrainableServer, type GatewayApp } from './http-server.js';
 
 interface ListenerSpec {
   variant: Variant;
@@ -26,13 +27,18 @@ interface BoundListener {
   server: DrainableServer;
   port: number;
   /** Starts answering with the app; requests that came in meanwhile are answered by it too. */
-  attach(app: RequestListener): void;
+  attach(app: GatewayApp): void;
 }
 
 function bindOne(spec: ListenerSpec): Promise<BoundListener> {
-  let app: RequestListener | undefined;
+  let app: GatewayApp | undefined;
   const waiting: [IncomingMessage, ServerResponse][] = [];
-  const server = createHttpServer((req, res) => (app ? app(req, res) : void waiting.push([req, res])), spec.variant, spec.limits);
+  const handler: GatewayApp = Object.assign((req: IncomingMessage, res: ServerResponse) => (app ? app(req, res) : void waiting.push([req, res])), {
+    // Before the app is attached there is nothing to upgrade to: the client retries.
+    upgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => (app?.upgrade ? app.upgrade(req, socket, head) : void socket.destroy()),
+    closeUpgraded: () => app?.closeUpgraded?.() ?? Promise.resolve(),
+  });
+  const server = createHttpServer(handler, spec.variant, spec.limits);
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       const why =

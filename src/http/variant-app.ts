@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Registry } from 'prom-client';
 import type { HttpMetrics } from '../metrics/http-metrics.js';
 import type { DegradedAnswers } from '../edge/degraded.js';
@@ -16,7 +17,7 @@ import { sendError } from '../rest/envelope.js';
 import type { Variant } from '../domain/variant.js';
 import { docsRouter } from './docs.js';
 import { ApiError } from '../edge/errors.js';
-import { HTTP_LIMITS } from './http-server.js';
+import { type GatewayApp, HTTP_LIMITS } from './http-server.js';
 import { JSON_ONLY_CSP, SECURITY_HEADERS } from './security-headers.js';
 
 interface VariantAppOptions {
@@ -30,6 +31,8 @@ interface VariantAppOptions {
   facade: (req: IncomingMessage, res: ServerResponse, url: string) => Promise<void>;
   /** /graphql on plain node:http; throws an ApiError for a body it cannot read. */
   graphql: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  /** GraphQL subscriptions: WebSocket upgrades of /graphql. */
+  subscriptions?: { upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void; close(): Promise<void> };
   openApiDocument: object;
   /** Readiness: `ok` decides the status; `checks` one word per dependency, `details` what an operator reads next. */
   ready: () => Promise<{ ok: boolean; checks: Record<string, string>; details?: Record<string, unknown> }>;
@@ -44,7 +47,7 @@ const STARTED = Symbol('started');
 const isHtmlPage = (req: IncomingMessage) =>
   req.method === 'GET' && (req.url?.startsWith('/docs') || (req.url?.startsWith(GRAPHQL_PATH) && !req.url.includes('query=')));
 
-export function createVariantApp(options: VariantAppOptions): RequestListener {
+export function createVariantApp(options: VariantAppOptions): GatewayApp {
   const { variant, logger } = options;
   const app = express();
   app.disable('x-powered-by');
@@ -125,7 +128,7 @@ export function createVariantApp(options: VariantAppOptions): RequestListener {
   };
   app.use(onError);
 
-  return (req, res) => {
+  const handle: RequestListener = (req, res) => {
     stamp(req, res);
     const url = req.url ?? '/';
     if (url.length > HTTP_LIMITS.maxUrlLength) {
@@ -142,4 +145,17 @@ export function createVariantApp(options: VariantAppOptions): RequestListener {
     }
     app(req, res);
   };
+  const subscriptions = options.subscriptions;
+  if (!subscriptions) return handle;
+  return Object.assign(handle, {
+    upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+      const path = (req.url ?? '/').split('?', 1)[0];
+      if (path !== GRAPHQL_PATH) {
+        socket.end(`HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+        return;
+      }
+      subscriptions.upgrade(req, socket, head);
+    },
+    closeUpgraded: () => subscriptions.close(),
+  });
 }

@@ -17,6 +17,8 @@ interface ServiceMetrics {
   alerts: Counter<'kind'>;
   /** /graphql requests by who answered: the compiled fast path or Apollo. */
   graphqlRequests: Counter<'path'>;
+  /** Subscriptions started, by listener. */
+  subscriptions: Counter<'variant'>;
   /** Where the live feeds' stats come from. */
   watchFeeds(stats: () => PollerStats[]): void;
   /** Webhook deliveries that reached an outcome: delivered, retried (an attempt failed, another is due), failed. */
@@ -116,6 +118,12 @@ export function createMetrics(): ServiceMetrics {
       name: 'mgw_graphql_requests_total',
       help: '/graphql requests by path: compiled (a cached, compiled query) or apollo (everything else)',
       labelNames: ['path'],
+      registers: [registry],
+    }),
+    subscriptions: new Counter({
+      name: 'mgw_subscriptions_started_total',
+      help: 'GraphQL subscriptions started over WebSocket, by variant',
+      labelNames: ['variant'],
       registers: [registry],
     }),
     watchFeeds(stats) {

@@ -3,6 +3,7 @@
  * for them. Ingest writes to the store first and then applies the same rows here; `version`
  * changes with every change, for caches keyed on the data.
  */
+import { Listeners } from './listeners.js';
 import type { MarketMeta, MarketStatus, MarketType, Quote } from '../domain/market.js';
 import type { AssetMarketModel } from './models.js';
 import type { MarketRepository } from '../store/markets.js';
@@ -17,6 +18,7 @@ export class MarketReadModel {
   private readonly quotes = new Map<string, Quote>();
   private sortedSymbols: string[] = [];
   version = 0;
+  private readonly quoteChanges = new Listeners<readonly Quote[]>();
 
   async load(markets: MarketRepository): Promise<void> {
     const [metas, quotes] = await Promise.all([markets.listMarkets(), markets.listQuotes()]);
@@ -33,11 +35,21 @@ export class MarketReadModel {
   }
 
   applyQuotes(quotes: readonly Quote[]): void {
+    const changed: Quote[] = [];
     for (const quote of quotes) {
       const current = this.quotes.get(quote.symbol);
-      if (!current || current.observedAt <= quote.observedAt) this.quotes.set(quote.symbol, quote);
+      if (!current || current.observedAt <= quote.observedAt) {
+        this.quotes.set(quote.symbol, quote);
+        if (!current || current.observedAt < quote.observedAt || current.price !== quote.price) changed.push(quote);
+      }
     }
     this.version++;
+    if (changed.length > 0) this.quoteChanges.emit(changed);
+  }
+
+  /** Told of the quotes that changed, after each ingest batch or reload (live subscriptions). */
+  onQuotes(listener: (quotes: readonly Quote[]) => void): () => void {
+    return this.quoteChanges.add(listener);
   }
 
   meta(symbol: string): MarketMeta | undefined {

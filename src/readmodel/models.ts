@@ -1,5 +1,5 @@
 /** What resolvers pass between each other (codegen "mappers"): domain data, before field selection. */
-import type { BriefAnalysis, Interval, MarketMeta, Quote } from '../domain/market.js';
+import type { BriefAnalysis, Interval, MarketMeta, MarketStatus, Quote } from '../domain/market.js';
 import type { MovementAlert } from '../domain/prediction.js';
 import type { ScoredPredictionMarket } from './prediction-read-model.js';
 
@@ -17,3 +17,9 @@ export interface AssetBriefMarketModel {
 
 export type PredictionMarketModel = ScoredPredictionMarket;
 export type MovementAlertModel = MovementAlert;
+
+/** A quote as a live subscription sends it, with the market's status at that moment. */
+export interface QuoteUpdateModel {
+  quote: Quote;
+  status: MarketStatus;
+}

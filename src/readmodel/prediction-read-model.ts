@@ -3,6 +3,7 @@
  * so requests never wait on the store. Ingest writes to the store first and then applies the same
  * rows here; `version` changes with every change.
  */
+import { Listeners } from './listeners.js';
 import type { MovementAlert, PredictionMarket, PredictionMarketMeta, PredictionSignal, ProbabilityObservation } from '../domain/prediction.js';
 import { MOVEMENT_ALERTS_LIMIT } from '../domain/limits.js';
 import { deltaPoints, percentOf, roundPoints } from '../prediction/percent.js';
@@ -48,6 +49,18 @@ export class PredictionReadModel {
   private alerts: MovementAlert[] = [];
   private ranked: { key: string; list: ScoredPredictionMarket[] } | undefined;
   version = 0;
+  private readonly marketChanges = new Listeners<readonly string[]>();
+  private readonly alertChanges = new Listeners<readonly MovementAlert[]>();
+
+  /** Told of the markets whose probability or volume changed (ids), after each batch or reload. */
+  onMarkets(listener: (ids: readonly string[]) => void): () => void {
+    return this.marketChanges.add(listener);
+  }
+
+  /** Told of movement alerts new to this model, oldest first, after each batch or reload. */
+  onAlerts(listener: (alerts: readonly MovementAlert[]) => void): () => void {
+    return this.alertChanges.add(listener);
+  }
 
   async load(repo: PredictionRepository, now: number): Promise<void> {
     const [markets, alerts, sweeps] = await Promise.all([repo.listMarkets(), repo.latestAlerts(ALERTS_KEPT), repo.listSweeps()]);
@@ -62,6 +75,9 @@ export class PredictionReadModel {
       }
     }
     // Loading replaces: an HTTP-only instance reloads on every change notice from the worker.
+    const before = new Map(this.markets);
+    const knownAlerts = new Set(this.alerts.map((a) => a.id));
+    const firstLoad = this.version === 0;
     this.metas.clear();
     this.markets.clear();
     this.history.clear();
@@ -75,6 +91,14 @@ export class PredictionReadModel {
     for (const [marketId, points] of history) this.history.set(marketId, points);
     this.alerts = alerts;
     this.version++;
+    if (firstLoad) return;
+    const changed = markets.filter((m) => {
+      const old = before.get(m.id);
+      return !old || old.prob !== m.prob || old.volume24h !== m.volume24h;
+    });
+    if (changed.length > 0) this.marketChanges.emit(changed.map((m) => m.id));
+    const fresh = alerts.filter((a) => !knownAlerts.has(a.id)).reverse();
+    if (fresh.length > 0) this.alertChanges.emit(fresh);
   }
 
   applyMarkets(metas: readonly PredictionMarketMeta[]): void {
@@ -87,16 +111,19 @@ export class PredictionReadModel {
   }
 
   applyObservations(observations: readonly ProbabilityObservation[]): void {
+    const changed = new Set<string>();
     for (const o of observations) {
       const meta = this.metas.get(o.marketId);
       if (!meta) continue;
       const current = this.markets.get(o.marketId);
       if (!current || current.updatedAt <= o.observedAt) {
         this.markets.set(o.marketId, { ...meta, prob: o.prob, volume24h: o.volume24h, updatedAt: o.observedAt, sourceMove24hPts: o.sourceMove24hPts ?? null });
+        if (!current || current.prob !== o.prob || current.volume24h !== o.volume24h) changed.add(o.marketId);
       }
       this.record(o);
     }
     this.version++;
+    if (changed.size > 0) this.marketChanges.emit([...changed]);
   }
 
   /** A live source's complete answer was stored (with its observations): its absent markets leave the ranking. */
@@ -121,6 +148,7 @@ export class PredictionReadModel {
     // in array order, so reversed it is newest first; the sort is stable, so it keeps that among ties.
     this.alerts = [...[...alerts].reverse(), ...this.alerts].sort((a, b) => b.detectedAt - a.detectedAt).slice(0, ALERTS_KEPT);
     this.version++;
+    this.alertChanges.emit(alerts);
   }
 
   get(id: string): PredictionMarket | undefined {

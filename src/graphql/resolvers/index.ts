@@ -14,6 +14,7 @@ import type { Resolvers } from '../generated/resolvers.js';
 import { DateScalar, DateTimeScalar } from '../scalars.js';
 import { marketDataResolvers } from './market-data.js';
 import { predictionResolvers } from './prediction.js';
+import { subscriptionResolvers } from './subscriptions.js';
 import { webhookResolvers } from './webhooks.js';
 
 const shared: Resolvers = {
@@ -29,6 +30,7 @@ const shared: Resolvers = {
   PredictionSignal: PredictionSignalValues,
   WebhookEventType: WebhookEventTypeValues,
   WebhookDeliveryStatus: WebhookDeliveryStatusValues,
+  PriceAlertEventType: { TRIGGERED: 'triggered', EXPIRED: 'expired' },
   Query: {
     viewer: (_root, _args, { principal }) => principal!.account,
   },
@@ -37,4 +39,4 @@ const shared: Resolvers = {
   },
 };
 
-export const resolvers = mergeResolvers([shared, marketDataResolvers, predictionResolvers, webhookResolvers]) as Resolvers;
+export const resolvers = mergeResolvers([shared, marketDataResolvers, predictionResolvers, webhookResolvers, subscriptionResolvers]) as Resolvers;
