@@ -20,6 +20,7 @@ const PROCESS_AND_FAULT_SUITES = [
   'shared-quota',
   'roles',
   'hung-leader',
+  'subscription-shutdown',
 ].map((name) => `<rootDir>/test/integration/${name}\\.test\\.ts$`).concat(['<rootDir>/test/webhooks/processes\\.test\\.ts$']);
 
 export default {
