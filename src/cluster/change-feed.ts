@@ -2,7 +2,9 @@
  * How HTTP instances learn that the worker wrote new data, without polling the database per
  * request: PostgreSQL LISTEN/NOTIFY on one channel. The worker notifies after each ingest batch
  * (at most every `throttleMs`); listeners reload their read models. A listener whose connection
- * drops reconnects and reloads once, so nothing written meanwhile is missed.
+ * drops reconnects and reloads once, so nothing written meanwhile is missed. Price alerts changing
+ * state are announced one by one, for live subscribers (those missed during a reconnection are not
+ * sent again: the alert's state is in the store for `priceAlerts`).
  */
 import pg from 'pg';
 import type { Logger } from 'pino';
@@ -13,6 +15,8 @@ type ChangeKind = 'market-data' | 'prediction';
 
 interface ChangeNotifier {
   changed(kind: ChangeKind): void;
+  /** A price alert changed state at `at`: sent at once, for live subscribers on other instances. */
+  priceAlertChanged(alertId: string, at: number): void;
 }
 
 /** Coalesces notices: one NOTIFY per kind per `throttleMs`. */
@@ -35,6 +39,11 @@ export function createChangeNotifier(pool: pg.Pool, logger: Logger, throttleMs =
       due.add(kind);
       _timer ??= setTimeout(send, throttleMs).unref();
     },
+    priceAlertChanged(alertId, at) {
+      pool
+        .query(`select pg_notify($1, current_schema() || ':price-alert:' || $2)`, [CHANGE_CHANNEL, `${alertId}:${at}`])
+        .catch((error: Error) => logger.warn({ reason: error.message }, 'price alert notice not sent'));
+    },
   };
 }
 
@@ -42,6 +51,8 @@ interface ChangeListenerOptions {
   databaseUrl: string;
   logger: Logger;
   onChange: (kind: ChangeKind) => Promise<void>;
+  /** Another instance's jobs moved a price alert (its id, and when). */
+  onPriceAlert?: (alertId: string, at: number) => void;
   /** Wait before reconnecting a dropped listener (default 1 s). */
   retryMs?: number;
 }
@@ -74,9 +85,10 @@ export function createChangeListener(options: ChangeListenerOptions) {
     });
     let schema: string | undefined;
     c.on('notification', (n) => {
-      const [from, kind] = (n.payload ?? '').split(':');
+      const [from, kind, alertId, at] = (n.payload ?? '').split(':');
       if (n.channel !== CHANGE_CHANNEL || from !== schema) return;
       if (kind === 'market-data' || kind === 'prediction') void reload(kind);
+      else if (kind === 'price-alert' && alertId && Number.isFinite(Number(at))) options.onPriceAlert?.(alertId, Number(at));
     });
     client = c;
     try {

@@ -9,6 +9,7 @@ import { coalescedReload } from '../cluster/coalesced-reload.js';
 import { createLeaderLease } from '../cluster/leader-lease.js';
 import type { Role } from '../config/deployment.js';
 import type { MarketReadModel } from '../readmodel/market-read-model.js';
+import type { LiveEvents } from '../readmodel/live-events.js';
 import type { PredictionReadModel } from '../readmodel/prediction-read-model.js';
 import type { Jobs } from './jobs.js';
 import type { Stores } from './stores.js';
@@ -19,11 +20,13 @@ interface CoordinationDeps {
   jobs: Pick<Jobs, 'start' | 'stop'>;
   markets: MarketReadModel;
   predictions: PredictionReadModel;
+  /** Where other instances' price alert events are published for this one's subscribers. */
+  live: LiveEvents;
   logger: Logger;
   now: () => number;
 }
 
-export function buildCoordination({ role, stores, jobs, markets, predictions, logger, now }: CoordinationDeps) {
+export function buildCoordination({ role, stores, jobs, markets, predictions, live, logger, now }: CoordinationDeps) {
   const { pgUrl, jobsStore } = stores;
   const lease =
     pgUrl && role !== 'http'
@@ -41,6 +44,16 @@ export function buildCoordination({ role, stores, jobs, markets, predictions, lo
             if (lease?.isLeader()) return;
             if (kind === 'market-data') await reloadMarkets();
             else await reloadPredictions();
+          },
+          // The jobs' instance published its own events as they happened.
+          onPriceAlert: (alertId, at) => {
+            if (lease?.isLeader()) return;
+            void jobsStore.priceAlerts.findById(alertId).then(
+              (alert) => {
+                if (alert && alert.status !== 'active') live.publishPriceAlert({ type: alert.status, alert, at });
+              },
+              (error: Error) => logger.warn({ alertId, reason: error.message }, 'price alert event not read'),
+            );
           },
         })
       : undefined;

@@ -68,6 +68,7 @@ export function buildJobs({ config, stores, markets, predictions, briefs, live, 
       metrics.alerts.inc({ kind: `price_${status}` });
       void webhooks.wake();
       live.publishPriceAlert({ type: status, alert: { ...alert, status, triggeredAt: status === 'triggered' ? at : null }, at });
+      notifier?.priceAlertChanged(alert.id, at);
     },
   });
   const ingest = createIngestRunner({
