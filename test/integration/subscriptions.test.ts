@@ -227,3 +227,16 @@ it('a client that stops reading is closed with 1013 instead of being buffered fo
   expect(delivered).toBeLessThan(pushed);
   console.log(`slow consumer: ${pushed} alerts pushed, ${delivered} delivered before the close; heap grew ${((heapAfter - heapBefore) / 1e6).toFixed(1)} MB`);
 });
+
+it('a connection without a valid key is closed with 4403; a message over 64 KB with 1009', async () => {
+  const { closes } = connect(t.urls.a, bearer('mgw_not_a_key'));
+  await within(5_000, () => closes.length > 0);
+  expect(closes[0]!.code).toBe(4403);
+
+  const { key } = await t.createKey('pro');
+  const socket = new WebSocket(wsUrl(t.urls.a), 'graphql-transport-ws');
+  const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+  await new Promise((resolve) => socket.once('open', resolve));
+  socket.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: `Bearer ${key}`, padding: 'x'.repeat(70_000) } }));
+  expect(await closed).toBe(1009);
+});
