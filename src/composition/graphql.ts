@@ -11,6 +11,8 @@ import { graphqlGuards } from '../graphql-http/guards.js';
 import { createGraphQLHttpHandler } from '../graphql-http/http-handler.js';
 import type { createMetrics } from '../metrics/metrics.js';
 import type { Authenticator } from '../auth/authenticator.js';
+import { createSseHandler } from '../graphql-http/sse.js';
+import { createSubscriptionGate, SubscriptionHolds } from '../graphql-http/subscription-gate.js';
 import { createSubscriptionServer, DEFAULT_SUBSCRIPTION_LIMITS, type SubscriptionServer } from '../graphql-http/subscriptions.js';
 import { subscriptionCap } from '../quota/plans.js';
 
@@ -32,6 +34,9 @@ export async function buildGraphQL({ config, authenticator, services, metrics, d
   const formatError = createErrorFormatter({ degraded, logger, suggestions: config.graphql.suggestions });
   const apollo = await createGraphQLServer({ schema, guards, formatError, production: config.production, ...config.graphql, logger, degraded });
   const subscriptionServers: SubscriptionServer[] = [];
+  // One count of subscriptions per account for both listeners and both transports.
+  const holds = new SubscriptionHolds((principal) => subscriptionCap(principal.account, config.planLimits));
+  metrics.watchOpenSubscriptions(() => holds.total());
   const compiler = createOperationCompiler(schema, { validationRules: guards.validationRules, maxTokens: guards.parseOptions.maxTokens });
   return {
     schema,
@@ -48,22 +53,22 @@ export async function buildGraphQL({ config, authenticator, services, metrics, d
         degraded,
         maxBodyBytes: MAX_GRAPHQL_BODY_BYTES,
       }),
-    /** Subscriptions over WebSocket on the listener of `edge`'s variant. */
+    /** Subscriptions on the listener of `edge`'s variant: over WebSocket, and over Server-Sent Events. */
     subscriptionsFor: (edge: Edge) => {
-      const server = createSubscriptionServer({
+      const gate = createSubscriptionGate({
         schema,
         edge,
-        authenticator,
         services,
+        holds,
         degraded,
-        limits: { ...DEFAULT_SUBSCRIPTION_LIMITS, maxPerAccount: (principal) => subscriptionCap(principal.account, config.planLimits) },
         validationRules: guards.validationRules,
         maxTokens: guards.parseOptions.maxTokens,
         logger,
         onSubscribed: () => metrics.subscriptions.inc({ variant: edge.variant }),
       });
+      const server = createSubscriptionServer({ schema, edge, gate, authenticator, limits: DEFAULT_SUBSCRIPTION_LIMITS, logger });
       subscriptionServers.push(server);
-      return server;
+      return { ...server, sse: createSseHandler({ edge, gate }) };
     },
     async stop(): Promise<void> {
       await Promise.all(subscriptionServers.map((s) => s.close()));

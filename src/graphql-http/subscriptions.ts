@@ -1,34 +1,24 @@
 /**
  * GraphQL subscriptions over WebSocket (graphql-ws's `graphql-transport-ws` protocol) on /graphql.
- * Each subscription goes through the listener's edge like every request (key -> plan -> quota: one
- * unit per subscription started), then a per-account cap by plan. The connection is bounded:
- * keep-alive pings, 64 KB messages, 3 s to initialise, a cap per instance, a client that stops
- * reading is closed (1013), a revoked key's connections are closed (4403) within a second of the
- * instance learning it, and shutdown closes every connection with 1001.
+ * Each subscription is admitted by the gate (the listener's edge, then the account's cap). The
+ * connection is bounded: keep-alive pings, 64 KB messages, 3 s to initialise, a cap per listener; a
+ * client that stops reading is closed (1013), a revoked key's connections are closed (4403) within
+ * a second of the instance learning it, and shutdown closes every connection with 1001.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { type DocumentNode, GraphQLError, type GraphQLSchema, getOperationAST, parse, validate } from 'graphql';
-import { CloseCode } from 'graphql-ws';
-import { useServer } from 'graphql-ws/use/ws';
+import { CloseCode, handleProtocols, makeServer, type ServerOptions } from 'graphql-ws';
+import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { Authenticator, Principal } from '../auth/authenticator.js';
+import type { Authenticator } from '../auth/authenticator.js';
 import { presentedKey } from '../auth/credentials.js';
-import type { DegradedAnswers } from '../edge/degraded.js';
 import type { Edge } from '../edge/edge.js';
-import { ApiError } from '../edge/errors.js';
-import { toGraphQLError } from '../edge/graphql-codes.js';
-import type { GraphQLContext } from '../graphql/context.js';
-import { createLoaders } from '../graphql/loaders.js';
-import { analyzeOperation, collectFieldRequirements } from '../graphql/plan-requirements.js';
-import type { GraphQLServices } from '../graphql/services.js';
+import type { SubscriptionGate } from './subscription-gate.js';
 
 export interface SubscriptionLimits {
   /** Open WebSocket connections on this listener; more are refused with 503 at the upgrade. */
   maxConnections: number;
-  /** Subscriptions one account may hold at once on this instance, by its plans. */
-  maxPerAccount(principal: Principal): number;
   keepAliveMs: number;
   initTimeoutMs: number;
   maxMessageBytes: number;
@@ -36,7 +26,7 @@ export interface SubscriptionLimits {
   recheckMs: number;
 }
 
-export const DEFAULT_SUBSCRIPTION_LIMITS: Omit<SubscriptionLimits, 'maxPerAccount'> = {
+export const DEFAULT_SUBSCRIPTION_LIMITS: SubscriptionLimits = {
   maxConnections: 5_000,
   keepAliveMs: 12_000,
   initTimeoutMs: 3_000,
@@ -51,21 +41,16 @@ export const CLOSE_GOING_AWAY = 1001;
 interface Options {
   schema: GraphQLSchema;
   edge: Edge;
+  gate: SubscriptionGate;
   authenticator: Authenticator;
-  services: GraphQLServices;
-  degraded: DegradedAnswers;
   limits: SubscriptionLimits;
-  validationRules: Parameters<typeof validate>[2];
-  maxTokens: number;
   logger: Logger;
-  onSubscribed?: () => void;
 }
 
 interface Connection {
   key: string;
-  principal: Principal;
-  /** Subscription ids open on this connection. */
-  operations: Set<string>;
+  /** What ends each subscription's hold, by operation id. */
+  holds: Map<string, () => void>;
 }
 
 type Extra = { socket: WebSocket; request: IncomingMessage };
@@ -79,104 +64,90 @@ function keyOf(params: Readonly<Record<string, unknown>> | undefined, request: I
 }
 
 export function createSubscriptionServer(options: Options) {
-  const { schema, edge, limits, logger } = options;
-  const fields = collectFieldRequirements(schema);
-  const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes });
+  const { schema, edge, limits } = options;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes, handleProtocols });
   const connections = new Map<WebSocket, Connection>();
-  const perAccount = new Map<string, number>();
 
   const release = (connection: Connection, id: string) => {
-    if (!connection.operations.delete(id)) return;
-    const accountId = connection.principal.account.id;
-    const left = (perAccount.get(accountId) ?? 1) - 1;
-    if (left <= 0) perAccount.delete(accountId);
-    else perAccount.set(accountId, left);
+    connection.holds.get(id)?.();
+    connection.holds.delete(id);
   };
 
-  const refuse = (error: unknown): readonly GraphQLError[] => {
-    if (error instanceof ApiError) return [toGraphQLError(error)];
-    if (error instanceof GraphQLError) return [error];
-    const degraded = options.degraded.answerFor('subscription', error);
-    if (degraded) return [toGraphQLError(degraded)];
-    logger.error({ err: error }, 'subscription refused by an unexpected error');
-    return [toGraphQLError(new ApiError(500, 'internal error'))];
-  };
-
-  useServer<Record<string, unknown>, Extra>(
-    {
-      schema,
-      connectionInitWaitTimeout: limits.initTimeoutMs,
-      onConnect: async (ctx) => {
-        const key = keyOf(ctx.connectionParams, ctx.extra.request, edge);
-        const principal = key ? await options.authenticator.authenticate(key).catch(() => null) : null;
-        if (!key || !principal) return false; // graphql-ws closes with 4403 Forbidden
-        connections.set(ctx.extra.socket, { key, principal, operations: new Set() });
-        return true;
-      },
-      onSubscribe: async (ctx, id, payload) => {
-        const connection = connections.get(ctx.extra.socket);
-        if (!connection) return [toGraphQLError(new ApiError(401, 'the connection is not authenticated'))];
-        const outcome = await edge.admit({
-          key: connection.key,
-          route: (): DocumentNode => {
-            let document: DocumentNode;
-            try {
-              document = parse(payload.query, { maxTokens: options.maxTokens });
-            } catch (error) {
-              throw new ApiError(400, (error as Error).message);
-            }
-            const errors = validate(schema, document, options.validationRules);
-            if (errors.length > 0) throw new ApiError(400, errors.map((e) => e.message).join('; '));
-            const operation = getOperationAST(document, payload.operationName);
-            if (!operation) throw new ApiError(400, 'the document must hold one operation, or name it with operationName');
-            if (operation.operation !== 'subscription')
-              throw new ApiError(400, 'only subscriptions are served over WebSocket; send queries and mutations with POST /graphql');
-            return document;
-          },
-          access: (document) => {
-            const operation = getOperationAST(document, payload.operationName)!;
-            return { requirements: analyzeOperation(schema, fields, document, operation).requirements, what: 'this subscription' };
-          },
-          parameters: (document) => document,
-        });
-        if (!outcome.admitted) return refuse(outcome.refusal);
-        const principal = outcome.principal ?? connection.principal;
-        const accountId = principal.account.id;
-        const cap = limits.maxPerAccount(principal);
-        const held = perAccount.get(accountId) ?? 0;
-        if (held >= cap) {
-          return [
-            new GraphQLError(`at most ${cap} subscriptions at once for this account's plan; complete one first`, { extensions: { code: 'RATE_LIMITED' } }),
-          ];
-        }
-        perAccount.set(accountId, held + 1);
-        connection.operations.add(id);
-        options.onSubscribed?.();
-        const socket = ctx.extra.socket;
-        const contextValue: GraphQLContext = {
-          principal,
-          services: options.services,
-          loaders: createLoaders(options.services),
-          transport: 'graphql',
-          responseHeaders: {},
-          stream: { onSlowConsumer: () => socket.close(CLOSE_SLOW_CONSUMER, 'slow consumer: too many messages waiting') },
-        };
-        return { schema, document: outcome.params, operationName: payload.operationName ?? null, variableValues: payload.variables ?? null, contextValue };
-      },
-      onComplete: (ctx, id) => {
-        const connection = connections.get(ctx.extra.socket);
-        if (connection) release(connection, id);
-      },
-      onClose: (ctx) => {
-        const connection = connections.get(ctx.extra.socket);
-        if (!connection) return;
-        for (const id of [...connection.operations]) release(connection, id);
-        connections.delete(ctx.extra.socket);
-      },
+  const serverOptions: ServerOptions<Record<string, unknown>, Extra> = {
+    schema,
+    connectionInitWaitTimeout: limits.initTimeoutMs,
+    onConnect: async (ctx) => {
+      const key = keyOf(ctx.connectionParams, ctx.extra.request, edge);
+      const principal = key ? await options.authenticator.authenticate(key).catch(() => null) : null;
+      if (!key || !principal) return false; // graphql-ws closes with 4403 Forbidden
+      connections.set(ctx.extra.socket, { key, holds: new Map() });
+      return true;
     },
-    wss,
-    limits.keepAliveMs,
-  );
+    onSubscribe: async (ctx, id, payload) => {
+      const connection = connections.get(ctx.extra.socket)!;
+      const socket = ctx.extra.socket;
+      const admission = await options.gate.admit({
+        key: connection.key,
+        query: payload.query,
+        operationName: payload.operationName,
+        variables: payload.variables,
+        onSlowConsumer: () => socket.close(CLOSE_SLOW_CONSUMER, 'slow consumer: too many messages waiting'),
+      });
+      if (!admission.admitted) return admission.errors;
+      connection.holds.set(id, admission.release);
+      return admission.args;
+    },
+    onComplete: (ctx, id) => {
+      const connection = connections.get(ctx.extra.socket);
+      if (connection) release(connection, id);
+    },
+    onClose: (ctx) => {
+      const connection = connections.get(ctx.extra.socket);
+      if (!connection) return;
+      for (const id of [...connection.holds.keys()]) release(connection, id);
+      connections.delete(ctx.extra.socket);
+    },
+  };
+  const server = makeServer(serverOptions);
+
+  // The glue between ws and graphql-ws: sends wait for the socket (backpressure reaches the streams),
+  // pings keep the connection alive, and a socket's error (a message over the limit, a broken frame)
+  // is the client's: logged in one line, and ws closes the socket with the matching code.
+  wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
+    socket.on('error', (error) => options.logger.info({ reason: error.message }, 'subscription connection error'));
+    let alive = true;
+    socket.on('pong', () => {
+      alive = true;
+    });
+    const ping = setInterval(() => {
+      if (!alive) return void socket.terminate();
+      alive = false;
+      socket.ping();
+    }, limits.keepAliveMs);
+    const closed = server.opened(
+      {
+        protocol: socket.protocol,
+        send: (data) =>
+          new Promise<void>((resolve, reject) => {
+            if (socket.readyState !== socket.OPEN) return resolve();
+            socket.send(data, (error) => (error ? reject(error) : resolve()));
+          }),
+        close: (code, reason) => socket.close(code, reason),
+        onMessage: (receive) =>
+          socket.on('message', (data) => {
+            receive(String(data)).catch((error: Error) => {
+              options.logger.warn({ reason: error.message }, 'subscription message failed');
+              socket.close(CloseCode.InternalServerError, 'Internal server error');
+            });
+          }),
+      },
+      { socket, request },
+    );
+    socket.once('close', (code, reason) => {
+      clearInterval(ping);
+      void closed(code, String(reason));
+    });
+  });
 
   // A revoked key loses its connections: the authenticator learns revocations by polling the store.
   const recheck = setInterval(() => {
@@ -192,7 +163,7 @@ export function createSubscriptionServer(options: Options) {
   recheck.unref();
 
   return {
-    /** Takes an HTTP upgrade to /graphql; anything else is refused. */
+    /** Takes an HTTP upgrade of /graphql. */
     upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
       if (wss.clients.size >= limits.maxConnections) {
         socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 1\r\nContent-Length: 0\r\n\r\n');

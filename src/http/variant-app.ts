@@ -32,7 +32,12 @@ interface VariantAppOptions {
   /** /graphql on plain node:http; throws an ApiError for a body it cannot read. */
   graphql: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   /** GraphQL subscriptions: WebSocket upgrades of /graphql. */
-  subscriptions?: { upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void; close(): Promise<void> };
+  subscriptions?: {
+    upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+    close(): Promise<void>;
+    /** Subscriptions over Server-Sent Events at /graphql/stream. */
+    sse(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  };
   openApiDocument: object;
   /** Readiness: `ok` decides the status; `checks` one word per dependency, `details` what an operator reads next. */
   ready: () => Promise<{ ok: boolean; checks: Record<string, string>; details?: Record<string, unknown> }>;
@@ -42,6 +47,7 @@ interface VariantAppOptions {
 const API_PREFIX = '/api/v1';
 const OPENAPI_PATH = '/api/v1/openapi.json';
 const GRAPHQL_PATH = '/graphql';
+const SSE_PATH = '/graphql/stream';
 const STARTED = Symbol('started');
 
 const isHtmlPage = (req: IncomingMessage) =>
@@ -137,6 +143,10 @@ export function createVariantApp(options: VariantAppOptions): GatewayApp {
     }
     if (url.startsWith(`${API_PREFIX}/`) && !url.startsWith(OPENAPI_PATH)) {
       void options.facade(req, res, url.slice(API_PREFIX.length));
+      return;
+    }
+    if (options.subscriptions && (url === SSE_PATH || url.startsWith(`${SSE_PATH}?`))) {
+      options.subscriptions.sse(req, res).catch((error: unknown) => onError(error, req as express.Request, res as express.Response, () => undefined));
       return;
     }
     if (url === GRAPHQL_PATH || url.startsWith(`${GRAPHQL_PATH}?`) || url.startsWith(`${GRAPHQL_PATH}/`)) {

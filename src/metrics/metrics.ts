@@ -19,6 +19,8 @@ interface ServiceMetrics {
   graphqlRequests: Counter<'path'>;
   /** Subscriptions started, by listener. */
   subscriptions: Counter<'variant'>;
+  /** Where the number of open subscriptions is read at scrape time. */
+  watchOpenSubscriptions(count: () => number): void;
   /** Where the live feeds' stats come from. */
   watchFeeds(stats: () => PollerStats[]): void;
   /** Webhook deliveries that reached an outcome: delivered, retried (an attempt failed, another is due), failed. */
@@ -72,6 +74,15 @@ export function createMetrics(): ServiceMetrics {
     g.set({ source: s.source }, s.circuit === 'closed' ? 0 : 1),
   );
 
+  let openSubscriptions = () => 0;
+  new Gauge({
+    name: 'mgw_subscriptions_open',
+    help: 'GraphQL subscriptions open on this instance (WebSocket and Server-Sent Events)',
+    registers: [registry],
+    collect() {
+      this.set(openSubscriptions());
+    },
+  });
   // Read from the store at scrape time, so every instance shows the shared queue; a failed read leaves them unset.
   let webhookQueue: () => Promise<{ pending: number; oldestCreatedAt: number | null }> = async () => ({ pending: 0, oldestCreatedAt: null });
   const queueStats = async () => webhookQueue().catch(() => undefined);
@@ -128,6 +139,9 @@ export function createMetrics(): ServiceMetrics {
     }),
     watchFeeds(stats) {
       feeds = stats;
+    },
+    watchOpenSubscriptions(count) {
+      openSubscriptions = count;
     },
     webhookDeliveries: new Counter({
       name: 'mgw_webhook_deliveries_total',

@@ -1,0 +1,53 @@
+/**
+ * GraphQL subscriptions over Server-Sent Events (graphql-sse, "distinct connections mode") at
+ * /graphql/stream, for clients behind proxies that do not pass WebSockets. Admitted by the same
+ * gate as WebSocket subscriptions; the key in `Authorization` (or `?apikey=` on B). A refusal of
+ * the key, plan or quota is its HTTP status with the GraphQL errors; a client that stops reading
+ * has its stream ended.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createHandler } from 'graphql-sse/lib/use/http';
+import { presentedKey } from '../auth/credentials.js';
+import type { Edge } from '../edge/edge.js';
+import { ApiError } from '../edge/errors.js';
+import type { SubscriptionGate } from './subscription-gate.js';
+
+/** A subscription document and its variables: more is refused before it is read. */
+const MAX_BODY_BYTES = 100 * 1024;
+
+export function createSseHandler(options: { edge: Edge; gate: SubscriptionGate }) {
+  const holds = new WeakMap<IncomingMessage, () => void>();
+  const handler = createHandler<undefined>({
+    // No reservation tokens: every stream is its own request (HTTP/2 friendly, no server state).
+    authenticate: () => null,
+    onSubscribe: async (req, params) => {
+      const request = req.raw;
+      const query = new URL(request.url ?? '/', 'http://localhost').searchParams.get('apikey');
+      const admission = await options.gate.admit({
+        key: presentedKey(request.headers.authorization, query, options.edge.variant),
+        query: params.query,
+        operationName: params.operationName,
+        variables: params.variables,
+        onSlowConsumer: () => req.context.res.destroy(),
+      });
+      if (!admission.admitted) {
+        const body = JSON.stringify({ errors: admission.errors.map((e) => e.toJSON()) });
+        return [body, { status: admission.status, statusText: 'Refused', headers: { 'content-type': 'application/json; charset=utf-8' } }];
+      }
+      holds.set(request, admission.release);
+      req.context.res.once('close', admission.release);
+      return admission.args as never;
+    },
+    onComplete: (_ctx, req) => holds.get(req.raw)?.(),
+  });
+
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const length = Number(req.headers['content-length'] ?? 0);
+    if (req.method === 'POST' && (req.headers['content-length'] === undefined || !(length <= MAX_BODY_BYTES))) {
+      throw req.headers['content-length'] === undefined
+        ? new ApiError(400, 'a POST to /graphql/stream needs a Content-Length')
+        : new ApiError(413, `request body too large (at most ${MAX_BODY_BYTES / 1024} KB)`);
+    }
+    await handler(req, res);
+  };
+}
