@@ -10,6 +10,7 @@ import { buildCoordination } from './composition/coordination.js';
 import { buildGraphQL } from './composition/graphql.js';
 import { buildReadiness } from './composition/health.js';
 import { buildJobs } from './composition/jobs.js';
+import { AccountAlerts } from './readmodel/account-alerts.js';
 import { LiveEvents } from './readmodel/live-events.js';
 import { openStores } from './composition/stores.js';
 import { buildVariantApps } from './composition/variants.js';
@@ -56,7 +57,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const access = buildAccess({ config, stores, metrics, degraded, logger, now });
   const webhooks = { repo: store.webhooks, policy: config.webhooks.policy, onQueued: jobs.webhooks.wake };
   metrics.watchWebhookQueue(() => store.webhooks.queueStats());
-  const services: GraphQLServices = { store, markets, briefs, predictions, morningBriefs: jobs.morningBriefs, webhooks, live, now };
+  const accountAlerts = new AccountAlerts(store, live);
+  const services: GraphQLServices = { store, markets, briefs, predictions, morningBriefs: jobs.morningBriefs, webhooks, live, accountAlerts, now };
   const graphql = await buildGraphQL({ config, authenticator: access.authenticator, services, metrics, degraded, logger });
   const ready = buildReadiness({ stores, markets, predictions, liveFeeds: jobs.liveFeeds, now });
   const apps = buildVariantApps({ edges: access.edges, graphql, services, ready, metrics, degraded, logger });

@@ -2,6 +2,7 @@
 import type { BriefService } from '../analytics/brief-service.js';
 import type { MorningBriefService } from '../brief/morning-briefs.js';
 import type { MarketReadModel } from '../readmodel/market-read-model.js';
+import type { AccountAlerts } from '../readmodel/account-alerts.js';
 import type { LiveEvents } from '../readmodel/live-events.js';
 import type { PredictionReadModel } from '../readmodel/prediction-read-model.js';
 import type { Store } from '../store/index.js';
@@ -16,5 +17,7 @@ export interface GraphQLServices {
   webhooks: WebhookManagement;
   /** Events for live subscriptions that no read model holds (price alerts changing state). */
   live: LiveEvents;
+  /** Each account's price alerts, reused while their version holds. */
+  accountAlerts: AccountAlerts;
   now(): number;
 }

@@ -17,9 +17,16 @@ export interface PriceAlertEventModel {
 
 export class LiveEvents {
   private readonly priceAlerts = new Map<string, Listeners<PriceAlertEventModel>>();
+  private readonly anyPriceAlert = new Listeners<PriceAlertEventModel>();
 
   publishPriceAlert(event: PriceAlertEventModel): void {
+    this.anyPriceAlert.emit(event);
     this.priceAlerts.get(event.alert.accountId)?.emit(event);
+  }
+
+  /** Every account's price alert events (caches of alerts). */
+  onAnyPriceAlert(listener: (event: PriceAlertEventModel) => void): () => void {
+    return this.anyPriceAlert.add(listener);
   }
 
   /** Listens to one account's price alert events; returns what stops it. */

@@ -118,7 +118,7 @@ export function createFacadeHandler(options: FacadeOptions) {
         return;
       }
       const now = options.services.now();
-      const key = cacheKeyOf(path, params, policy.version(options.services, now));
+      const key = cacheKeyOf(path, params, await policy.version(options.services, now, principal));
       const body = await cache.get(key, async () => prepared.route.reshape(await run(prepared, params, principal), params));
       res.setHeader('ETag', body.etag);
       res.setHeader('Cache-Control', `private, max-age=${policy.maxAgeSeconds}`);

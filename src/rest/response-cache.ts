@@ -5,11 +5,15 @@
  * already holds it gets a 304 without anything being executed or sent.
  */
 import { createHash } from 'node:crypto';
+import type { Principal } from '../auth/authenticator.js';
 import type { GraphQLServices } from '../graphql/services.js';
 
 export interface RouteCachePolicy {
-  /** A value that changes whenever the answer may: read-model versions, and a clock bucket where time matters. */
-  version(services: GraphQLServices, now: number): string;
+  /**
+   * A value that changes whenever the answer may: read-model versions, and a clock bucket where time
+   * matters. An answer that depends on the caller's account names the account in it.
+   */
+  version(services: GraphQLServices, now: number, principal: Principal | null): string | Promise<string>;
   /** `Cache-Control: private, max-age=…`: how long a client may reuse it (the data's refresh rate). */
   maxAgeSeconds: number;
 }

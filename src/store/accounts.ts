@@ -76,6 +76,8 @@ export function createAccountRepository(db: Kysely<Database>) {
     return row ? toAccount(row) : undefined;
   };
 
+  const alertsVersionQuery = db.selectFrom('accounts').select('alerts_version').where('id', '=', '').compile();
+
   return {
     /** One account per key created by the CLI: quotas are per account (D2). */
     async createAccountWithKey(
@@ -104,6 +106,15 @@ export function createAccountRepository(db: Kysely<Database>) {
     },
 
     findAccount,
+
+    /**
+     * The version of the account's price alerts (bumped by each change); 0 for an unknown account.
+     * Read on every cached answer about alerts: compiled once, run with the account's id.
+     */
+    async alertsVersion(accountId: string): Promise<number> {
+      const result = await db.executeQuery<{ alerts_version: number }>({ ...alertsVersionQuery, parameters: [accountId] });
+      return result.rows[0]?.alerts_version ?? 0;
+    },
 
     /** Another key on an existing account (a rotation without downtime); undefined when the account does not exist. */
     async addKey(input: NewKey & { accountId: string }): Promise<{ account: Account; key: ApiKeyRecord } | undefined> {

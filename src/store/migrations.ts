@@ -295,6 +295,19 @@ const historyVolume: Migration = {
   },
 };
 
+/**
+ * Each account's price alerts carry a version, bumped in the transaction of every change (created,
+ * cancelled, triggered, expired), so answers about them can be cached per account by any process.
+ */
+const alertsVersion: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .alterTable('accounts')
+      .addColumn('alerts_version', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+  },
+};
+
 /** Ordered by name; never edit a migration that has shipped, add a new one. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -305,6 +318,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0005_jobs_lease': jobsLease(engine),
     '0006_webhooks': webhooks(engine),
     '0007_history_volume': historyVolume,
+    '0008_alerts_version': alertsVersion,
   };
 }
 

@@ -30,6 +30,14 @@ function toAlert(row: Omit<PriceAlertsTable, 'seq'>): PriceAlert {
   };
 }
 
+/** Every change to an account's alerts bumps its version, in the change's transaction. */
+const alertsChanged = (db: Kysely<Database>, accountId: string) =>
+  db
+    .updateTable('accounts')
+    .set((eb) => ({ alerts_version: eb('alerts_version', '+', 1) }))
+    .where('id', '=', accountId)
+    .execute();
+
 const COLUMNS = ['id', 'account_id', 'symbol', 'kind', 'threshold', 'signal', 'status', 'created_at', 'expires_at', 'triggered_at'] as const;
 
 export function createPriceAlertRepository(db: Kysely<Database>) {
@@ -47,7 +55,10 @@ export function createPriceAlertRepository(db: Kysely<Database>) {
         expires_at: input.expiresAt,
         triggered_at: null,
       };
-      await db.insertInto('price_alerts').values(row).execute();
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('price_alerts').values(row).execute();
+        await alertsChanged(trx, input.accountId);
+      });
       return toAlert(row);
     },
 
@@ -72,10 +83,13 @@ export function createPriceAlertRepository(db: Kysely<Database>) {
      * sees it again. With `accountId`, only that account's alert. Returns the alert as it was.
      */
     async cancel(id: string, accountId?: string): Promise<PriceAlert | undefined> {
-      let query = db.deleteFrom('price_alerts').where('id', '=', id);
-      if (accountId) query = query.where('account_id', '=', accountId);
-      const row = await query.returning(COLUMNS).executeTakeFirst();
-      return row ? toAlert(row) : undefined;
+      return db.transaction().execute(async (trx) => {
+        let query = trx.deleteFrom('price_alerts').where('id', '=', id);
+        if (accountId) query = query.where('account_id', '=', accountId);
+        const row = await query.returning(COLUMNS).executeTakeFirst();
+        if (row) await alertsChanged(trx, row.account_id);
+        return row ? toAlert(row) : undefined;
+      });
     },
 
     async listActive(): Promise<PriceAlert[]> {
@@ -90,13 +104,15 @@ export function createPriceAlertRepository(db: Kysely<Database>) {
      */
     async transition(id: string, status: 'triggered' | 'expired', at: number, event?: OutboxEvent): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
-        const result = await trx
+        const moved = await trx
           .updateTable('price_alerts')
           .set(status === 'triggered' ? { status, triggered_at: at } : { status })
           .where('id', '=', id)
           .where('status', '=', 'active')
+          .returning('account_id')
           .executeTakeFirst();
-        if (Number(result.numUpdatedRows) !== 1) return false;
+        if (!moved) return false;
+        await alertsChanged(trx, moved.account_id);
         if (event) await enqueueEvent(trx, event);
         return true;
       });

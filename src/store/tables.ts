@@ -7,6 +7,8 @@ export interface AccountsTable {
   market_data_plan: string;
   prediction_plan: string;
   created_at: number;
+  /** Bumped with every change to the account's price alerts (a cache key). */
+  alerts_version: Generated<number>;
 }
 
 export interface ApiKeysTable {

@@ -359,7 +359,7 @@ describe('market status (D7)', () => {
 });
 
 describe('caching (ETag, 304, Cache-Control)', () => {
-  it("shared data carries an ETag and answers If-None-Match with 304; an account's own alerts are never cached", async () => {
+  it('shared data carries an ETag and answers If-None-Match with 304', async () => {
     const markets = await t.a.get('/api/v1/markets?type=crypto').set(bearer(enterprise));
     expect(markets.headers.etag).toMatch(/^"[\w-]+"$/);
     expect(markets.headers['cache-control']).toBe('private, max-age=2');
@@ -367,10 +367,68 @@ describe('caching (ETag, 304, Cache-Control)', () => {
     expect(notModified.status).toBe(304);
     const other = await t.a.get('/api/v1/markets?type=forex').set(bearer(enterprise)).set('If-None-Match', markets.headers.etag!);
     expect(other.status).toBe(200);
+  });
 
-    const alerts = await t.a.get('/api/v1/alerts').set(bearer(enterprise));
-    expect(alerts.status).toBe(200);
-    expect(alerts.headers.etag).toBeUndefined();
+  it("an account's alerts carry their own ETag, changed by every change to them, whoever makes it", async () => {
+    const owner = await t.createKey('pro');
+    const other = await t.createKey('pro');
+    const get = (key: string, etag?: string) => {
+      const request = t.a.get('/api/v1/alerts').set(bearer(key));
+      return etag ? request.set('If-None-Match', etag) : request;
+    };
+    const empty = await get(owner.key);
+    expect(empty.body.data).toEqual([]);
+    expect(empty.headers.etag).toMatch(/^"[\w-]+"$/);
+    expect(empty.headers['cache-control']).toBe('private, max-age=0');
+    expect((await get(owner.key, empty.headers.etag)).status).toBe(304);
+
+    // A change by another process (the CLI writes to the store directly): seen within a quarter second.
+    const alert = await t.service.store.priceAlerts.create({
+      accountId: owner.accountId,
+      symbol: 'BTC/USD',
+      kind: 'price_above',
+      threshold: 1e9,
+      signal: null,
+      expiresAt: null,
+      now: t.clock.now(),
+    });
+    const written = Date.now();
+    let listed = await get(owner.key, empty.headers.etag);
+    while (listed.status === 304) {
+      expect(Date.now() - written).toBeLessThan(2_000);
+      await new Promise((r) => setTimeout(r, 25));
+      listed = await get(owner.key, empty.headers.etag);
+    }
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((a: { id: string }) => a.id)).toEqual([alert.id]);
+    // Another account's answer is its own, whatever ETag it sends.
+    const theirs = await get(other.key, listed.headers.etag);
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.data).toEqual([]);
+
+    // A change through /graphql on this instance: at once.
+    const cancel = await t.a
+      .post('/graphql')
+      .set(bearer(owner.key))
+      .send({ query: `mutation { cancelPriceAlert(id: "${alert.id}") { id } }` });
+    expect(cancel.body.errors).toBeUndefined();
+    const afterCancel = await get(owner.key, listed.headers.etag);
+    expect(afterCancel.status).toBe(200);
+    expect(afterCancel.body.data).toEqual([]);
+
+    // Created through /graphql, then moved by the evaluator: each seen at once.
+    const quote = t.service.markets.quote('BTC/USD')!;
+    const created = await t.a
+      .post('/graphql')
+      .set(bearer(owner.key))
+      .send({ query: `mutation { createPriceAlert(input: { symbol: "BTC/USD", kind: PRICE_ABOVE, threshold: ${quote.price / 2} }) { id } }` });
+    expect(created.body.errors).toBeUndefined();
+    const active = await get(owner.key);
+    expect(active.body.data[0].status).toBe('active');
+    await t.service.alerts.evaluate([{ ...quote, observedAt: t.clock.now() }], t.clock.now());
+    const moved = await get(owner.key, active.headers.etag);
+    expect(moved.status).toBe(200);
+    expect(moved.body.data[0].status).toBe('triggered');
   });
 
   it('a new quote changes the answer at once, cache or not', async () => {

@@ -48,7 +48,11 @@ function tick(symbol: string, price: number) {
 
 it('quotes over SSE, with a Bearer key', async () => {
   const { key } = await t.createKey('free');
-  const sub = subscribe<{ quotes: { symbol: string; price: number } }>(`${t.urls.a}/graphql/stream`, { Authorization: `Bearer ${key}` }, 'subscription { quotes(symbols: ["SOL/USD"]) { symbol price } }');
+  const sub = subscribe<{ quotes: { symbol: string; price: number } }>(
+    `${t.urls.a}/graphql/stream`,
+    { Authorization: `Bearer ${key}` },
+    'subscription { quotes(symbols: ["SOL/USD"]) { symbol price } }',
+  );
   await within(5_000, () => {
     tick('SOL/USD', 150 + Math.random());
     return sub.received.length > 0;
@@ -59,10 +63,16 @@ it('quotes over SSE, with a Bearer key', async () => {
 
 it('movement alerts over SSE on B, the key as ?apikey=', async () => {
   const { key } = await t.createKey('free', 'pro');
-  const sub = subscribe<{ movementAlerts: { deltaPts: number } }>(`${t.urls.b}/graphql/stream?apikey=${key}`, {}, 'subscription { movementAlerts { deltaPts } }');
+  const sub = subscribe<{ movementAlerts: { deltaPts: number } }>(
+    `${t.urls.b}/graphql/stream?apikey=${key}`,
+    {},
+    'subscription { movementAlerts { deltaPts } }',
+  );
   const market = t.service.predictions.all()[0]!;
   await within(5_000, () => {
-    t.service.predictions.addAlerts([{ id: `mvt_sse_${Math.random()}`, marketId: market.id, question: market.question, oldPct: 10, newPct: 17, deltaPts: 7, detectedAt: t.clock.now() }]);
+    t.service.predictions.addAlerts([
+      { id: `mvt_sse_${Math.random()}`, marketId: market.id, question: market.question, oldPct: 10, newPct: 17, deltaPts: 7, detectedAt: t.clock.now() },
+    ]);
     return sub.received.length > 0;
   });
   expect(sub.received[0]!.movementAlerts.deltaPts).toBe(7);
@@ -70,7 +80,11 @@ it('movement alerts over SSE on B, the key as ?apikey=', async () => {
 
 it('the same refusals as every transport: no key 401, a plan without it 403, with their GraphQL codes', async () => {
   const answer = (headers: Record<string, string>, query: string) =>
-    fetch(`${t.urls.a}/graphql/stream`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers }, body: JSON.stringify({ query }) });
+    fetch(`${t.urls.a}/graphql/stream`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers },
+      body: JSON.stringify({ query }),
+    });
   const none = await answer({}, 'subscription { quotes(symbols: ["BTC/USD"]) { price } }');
   expect(none.status).toBe(401);
   expect(((await none.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('UNAUTHENTICATED');
@@ -97,7 +111,11 @@ it('the cap counts SSE streams too, and a stream that ends gives its place back'
   const before = await open();
   disposers.shift()!(); // the first ends
   await within(5_000, async () => (await open()) === before - 1);
-  const again = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', accept: 'text/event-stream' }, body: JSON.stringify({ query }) });
+  const again = await fetch(url, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({ query }),
+  });
   expect(again.status).toBe(200);
   await again.body?.cancel();
 });

@@ -41,8 +41,7 @@ export const marketDataResolvers: Resolvers = {
     },
 
     async priceAlerts(_root, { status, symbol }, { principal, services }) {
-      const items = await services.store.priceAlerts.list({
-        accountId: principal!.account.id,
+      const items = await services.accountAlerts.list(principal!.account.id, {
         status: status ?? undefined,
         symbol: symbol ? normalizeSymbol(symbol) : undefined,
       });
@@ -64,12 +63,14 @@ export const marketDataResolvers: Resolvers = {
         { symbol: input.symbol, kind: input.kind, threshold: input.threshold, signal: input.signal, expiresAt: input.expiresAt },
         services.now(),
       );
+      services.accountAlerts.changed(alert.accountId);
       return alert;
     },
 
     async cancelPriceAlert(_root, { id }, { principal, services }) {
       const cancelled = await services.store.priceAlerts.cancel(id, principal!.account.id);
       if (!cancelled) throw notFound(`no price alert with id ${id} on this account`);
+      services.accountAlerts.changed(cancelled.accountId);
       return cancelled;
     },
   },

@@ -21,6 +21,15 @@ const marketDataCache: RouteCachePolicy = {
   maxAgeSeconds: 2,
 };
 
+/**
+ * An account's alerts change only when one is created, cancelled, triggered or expires: the
+ * account's alerts version (in the store, whoever made the change). Answers are per account.
+ */
+const accountAlertsCache: RouteCachePolicy = {
+  version: async (services, _now, principal) => `${principal!.account.id}|${await services.accountAlerts.version(principal!.account.id)}`,
+  maxAgeSeconds: 0,
+};
+
 const lower = <T extends string>(value: T) => value.toLowerCase();
 const timestamp = z.string().describe('ISO 8601 UTC with milliseconds, e.g. 2026-11-22T06:00:00.000Z');
 const nullableNumber = z.number().nullable();
@@ -170,6 +179,7 @@ export const marketDataRoutes: RouteDefinition[] = [
 
   defineRoute({
     path: '/alerts',
+    cache: accountAlertsCache,
     summary: "The alerts configured on the caller's account",
     description: 'Newest created first; `total` counts all that match. Pro and Enterprise.',
     params: [
