@@ -11,13 +11,15 @@
  *   BENCH_SECONDS=10 BENCH_CONNECTIONS=50 npm run bench
  *
  * Then the webhook rows (bench/webhooks.ts): 1 000 alert triggers delivered to a local receiver,
- * and the ingest step's latency with and without a slow receiver's backlog.
+ * and the ingest step's latency with and without a slow receiver's backlog; and the subscription
+ * rows (bench/subscribers.ts): 2 000 WebSocket subscribers, tick-to-client latency, CPU, RSS.
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { benchSubscribers } from './subscribers.js';
 import { benchWebhooks } from './webhooks.js';
 import { CLI, cpuMs, createBenchKey, HAS_TASKSET, peakRssMb, ROOT, serviceEnv, start, waitFor } from './harness.js';
 
@@ -249,8 +251,25 @@ async function main(): Promise<void> {
     console.log('\nwebhooks (embedded store, receiver in another process):');
     console.table(webhooks);
   }
+  // Subscriptions: 2 000 WebSocket subscribers on one instance (bench/subscribers.ts).
+  const subscribers = !process.env.BENCH_ONLY || 'subscribers'.includes(process.env.BENCH_ONLY) ? await benchSubscribers() : undefined;
+  if (subscribers) {
+    console.log('\nsubscriptions (embedded, one instance):');
+    console.table(subscribers);
+  }
   const when = new Date().toISOString();
-  const report = { when, mode, seconds: SECONDS, connections: CONNECTIONS, pinned: HAS_TASKSET, node: process.version, suites, scaleGrowth, webhooks };
+  const report = {
+    when,
+    mode,
+    seconds: SECONDS,
+    connections: CONNECTIONS,
+    pinned: HAS_TASKSET,
+    node: process.version,
+    suites,
+    scaleGrowth,
+    webhooks,
+    subscribers,
+  };
   console.log(`\nmode ${mode}, ${SECONDS} s per run, ${CONNECTIONS} connections, pinned: ${HAS_TASKSET}`);
   const out = path.join(ROOT, 'bench-results', `${when.replace(/[:.]/g, '-')}-${mode}${SCALE ? '-scale' : ''}.json`);
   fs.mkdirSync(path.dirname(out), { recursive: true });
