@@ -40,6 +40,8 @@ export async function buildGraphQL({ config, authenticator, services, metrics, d
   const compiler = createOperationCompiler(schema, { validationRules: guards.validationRules, maxTokens: guards.parseOptions.maxTokens });
   return {
     schema,
+    /** Introspection is on (outside production, unless configured): explorers can read the schema. */
+    introspection: config.graphql.introspection,
     /** /graphql on the listener of `edge`'s variant. */
     handlerFor: (edge: Edge) =>
       createGraphQLHttpHandler({

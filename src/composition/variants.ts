@@ -55,6 +55,7 @@ export function buildVariantApps({ edges, graphql, services, ready, metrics, deg
       facade: createFacadeHandler({ routes, schema: graphql.schema, edge, services, logger, degraded }),
       graphql: graphql.handlerFor(edge),
       subscriptions: graphql.subscriptionsFor(edge),
+      explorer: graphql.introspection,
       openApiDocument: buildOpenApiDocument({ variant, title, version: '1.0.0', description, routes, webhooks }),
       ready,
       logger,

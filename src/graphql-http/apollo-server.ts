@@ -5,7 +5,8 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import type { DegradedAnswers } from '../edge/degraded.js';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginLandingPageLocalDefault, ApolloServerPluginLandingPageProductionDefault } from '@apollo/server/plugin/landingPage/default';
+import { ApolloServerPluginLandingPageProductionDefault } from '@apollo/server/plugin/landingPage/default';
+import { sandboxLandingPagePlugin } from './landing-page.js';
 import { type DocumentNode, GraphQLError, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Logger } from 'pino';
 import { DomainError } from '../domain/errors.js';
@@ -117,9 +118,7 @@ export async function createGraphQLServer(options: GraphQLServerOptions): Promis
       // The built-in cache-control plugin hooks every field (and makes Apollo wrap every resolver) to
       // compute a Cache-Control nobody reads here: off, it costs nothing per field.
       ApolloServerPluginCacheControlDisabled(),
-      options.production
-        ? ApolloServerPluginLandingPageProductionDefault({ footer: false })
-        : ApolloServerPluginLandingPageLocalDefault({ embed: true, footer: false }),
+      options.production ? ApolloServerPluginLandingPageProductionDefault({ footer: false }) : sandboxLandingPagePlugin<GraphQLContext>(),
     ],
     formatError: options.formatError,
   });

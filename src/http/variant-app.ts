@@ -16,6 +16,8 @@ import { redactUrl } from '../logging/logger.js';
 import { sendError } from '../rest/envelope.js';
 import type { Variant } from '../domain/variant.js';
 import { docsRouter } from './docs.js';
+import { serveExplorer } from './explorer.js';
+import { EXPLORER_PATH } from '../graphql-http/landing-page.js';
 import { ApiError } from '../edge/errors.js';
 import { type GatewayApp, HTTP_LIMITS } from './http-server.js';
 import { JSON_ONLY_CSP, SECURITY_HEADERS } from './security-headers.js';
@@ -31,6 +33,8 @@ interface VariantAppOptions {
   facade: (req: IncomingMessage, res: ServerResponse, url: string) => Promise<void>;
   /** /graphql on plain node:http; throws an ApiError for a body it cannot read. */
   graphql: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  /** Serve the built-in GraphiQL at /graphiql (outside production, where introspection is on). */
+  explorer?: boolean;
   /** GraphQL subscriptions: WebSocket upgrades of /graphql. */
   subscriptions?: {
     upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
@@ -145,6 +149,7 @@ export function createVariantApp(options: VariantAppOptions): GatewayApp {
       void options.facade(req, res, url.slice(API_PREFIX.length));
       return;
     }
+    if (options.explorer && url.startsWith(EXPLORER_PATH) && serveExplorer(req, res)) return;
     if (options.subscriptions && (url === SSE_PATH || url.startsWith(`${SSE_PATH}?`))) {
       options.subscriptions.sse(req, res).catch((error: unknown) => onError(error, req as express.Request, res as express.Response, () => undefined));
       return;
