@@ -158,6 +158,26 @@ it('movementAlerts on variant B, the key given as apikey', async () => {
   expect(sub.received[0]!.movementAlerts).toMatchObject({ question: market.question, deltaPts: 7 });
 });
 
+it('predictionMarket(id): the market as its probability or volume changes; an unknown id is NOT_FOUND', async () => {
+  const { key } = await t.createKey('free', 'pro');
+  const { client } = connect(t.urls.b, { apikey: key });
+  const market = t.service.predictions.all()[0]!;
+  const sub = collect<{ predictionMarket: { id: string; probability: number; volume24h: number } }>(
+    client,
+    `subscription { predictionMarket(id: "${market.id}") { id probability volume24h } }`,
+  );
+  await within(5_000, () => {
+    t.clock.advance(1_000);
+    t.service.predictions.applyObservations([{ marketId: market.id, prob: 0.4242, volume24h: 777_000, observedAt: t.clock.now() }]);
+    return sub.received.length > 0;
+  });
+  expect(sub.received.at(-1)!.predictionMarket).toEqual({ id: market.id, probability: 0.4242, volume24h: 777_000 });
+
+  const unknown = collect(client, 'subscription { predictionMarket(id: "demo:nope") { id } }');
+  await within(5_000, () => unknown.state.error !== undefined);
+  expect(codeOf(unknown.state.error)).toBe('NOT_FOUND');
+});
+
 it('each plan holds a bounded number of subscriptions at once; starting one spends a unit of quota', async () => {
   const { key } = await t.createKey('free');
   const { client } = connect(t.urls.a, bearer(key));
