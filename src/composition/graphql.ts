@@ -59,6 +59,7 @@ export async function buildGraphQL({ config, authenticator, services, metrics, d
     subscriptionsFor: (edge: Edge) => {
       const gate = createSubscriptionGate({
         schema,
+        formatError,
         edge,
         services,
         holds,

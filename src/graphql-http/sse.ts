@@ -6,6 +6,7 @@
  * has its stream ended.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ExecutionResult } from 'graphql';
 import { createHandler } from 'graphql-sse/lib/use/http';
 import { presentedKey } from '../auth/credentials.js';
 import type { Edge } from '../edge/edge.js';
@@ -38,6 +39,7 @@ export function createSseHandler(options: { edge: Edge; gate: SubscriptionGate }
       req.context.res.once('close', admission.release);
       return admission.args as never;
     },
+    onNext: (_ctx, _req, result) => (result.errors ? options.gate.format(result as ExecutionResult) : result),
     onComplete: (_ctx, req) => holds.get(req.raw)?.(),
   });
 

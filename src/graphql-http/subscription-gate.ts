@@ -4,7 +4,17 @@
  * plan -> one unit of quota), then the account's cap of subscriptions held at once. The admitted
  * subscription gets its execution arguments and a `release` to call once it ends.
  */
-import { type DocumentNode, type ExecutionArgs, GraphQLError, type GraphQLSchema, getOperationAST, parse, validate } from 'graphql';
+import {
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  GraphQLError,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+  getOperationAST,
+  parse,
+  validate,
+} from 'graphql';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/authenticator.js';
 import type { DegradedAnswers } from '../edge/degraded.js';
@@ -64,6 +74,8 @@ export class SubscriptionHolds {
 
 interface GateOptions {
   schema: GraphQLSchema;
+  /** The one error formatter of /graphql: codes from domain and edge errors, internals masked. */
+  formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
   edge: Edge;
   services: GraphQLServices;
   holds: SubscriptionHolds;
@@ -87,6 +99,12 @@ export function createSubscriptionGate(options: GateOptions) {
   };
 
   return {
+    /** A result as the client sees it: its errors through the formatter every /graphql answer uses. */
+    format(result: ExecutionResult): ExecutionResult {
+      if (!result.errors) return result;
+      return { ...result, errors: result.errors.map((error) => options.formatError(error.toJSON(), error)) as never };
+    },
+
     async admit(request: SubscriptionRequest): Promise<Admission> {
       const outcome = await edge.admit({
         key: request.key,

@@ -97,6 +97,9 @@ export function createSubscriptionServer(options: Options) {
       connection.holds.set(id, admission.release);
       return admission.args;
     },
+    // Results and errors formatted like every /graphql answer (a resolver's DomainError: NOT_FOUND...).
+    onNext: (_ctx, _id, _payload, _args, result) => options.gate.format(result),
+    onError: (_ctx, _id, _payload, errors) => options.gate.format({ errors }).errors as never,
     onComplete: (ctx, id) => {
       const connection = connections.get(ctx.extra.socket);
       if (connection) release(connection, id);
