@@ -34,7 +34,7 @@ export const DEFAULT_SUBSCRIPTION_LIMITS: SubscriptionLimits = {
   recheckMs: 500,
 };
 
-/** Close codes beyond graphql-ws's own (docs/subscriptions.md). */
+/** Close codes beyond graphql-ws's own (docs/subscriptions.md). 1013, try again later: a slow consumer, or the store down at connect. */
 export const CLOSE_SLOW_CONSUMER = 1013;
 export const CLOSE_GOING_AWAY = 1001;
 
@@ -78,7 +78,14 @@ export function createSubscriptionServer(options: Options) {
     connectionInitWaitTimeout: limits.initTimeoutMs,
     onConnect: async (ctx) => {
       const key = keyOf(ctx.connectionParams, ctx.extra.request, edge);
-      const principal = key ? await options.authenticator.authenticate(key).catch(() => null) : null;
+      let principal: Awaited<ReturnType<Authenticator['authenticate']>> = null;
+      try {
+        principal = key ? await options.authenticator.authenticate(key) : null;
+      } catch {
+        // The store cannot say: not the client's fault, so not 4403. It may come back shortly.
+        ctx.extra.socket.close(CLOSE_SLOW_CONSUMER, 'a dependency is temporarily unavailable; retry shortly');
+        return false;
+      }
       if (!key || !principal) return false; // graphql-ws closes with 4403 Forbidden
       connections.set(ctx.extra.socket, { key, holds: new Map() });
       return true;
