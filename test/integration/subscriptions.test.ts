@@ -268,3 +268,26 @@ it('a connection without a valid key is closed with 4403; a message over 64 KB w
   socket.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: `Bearer ${key}`, padding: 'x'.repeat(70_000) } }));
   expect(await closed).toBe(1009);
 });
+
+it('a connection whose key the store cannot check is closed with 1013 (try again later), not 4403', async () => {
+  const own = await startTestService();
+  try {
+    const { key } = await own.createKey('pro'); // never used: not in the key cache
+    await own.service.store.connection.close(); // the store is gone
+    const closes: number[] = [];
+    const client = createClient({
+      url: wsUrl(own.urls.a),
+      webSocketImpl: WebSocket,
+      connectionParams: bearer(key),
+      retryAttempts: 0,
+      lazy: false,
+      onNonLazyError: () => undefined,
+      on: { closed: (event) => void closes.push((event as { code: number }).code) },
+    });
+    clients.push(client);
+    await within(5_000, () => closes.length > 0);
+    expect(closes[0]).toBe(1013);
+  } finally {
+    await own.close().catch(() => undefined);
+  }
+});
