@@ -10,13 +10,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { CLI, cpuMs, createBenchKey, peakRssMb, serviceEnv, start, waitFor } from './harness.js';
+import { CLI, cpuMs, createBenchKey, peakRssMb, percentile, serviceEnv, start, waitFor } from './harness.js';
 
 const SUBSCRIBERS = 2_000;
 const MEASURE_MS = 20_000;
 const PORTS: [number, number] = [4610, 4611];
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
 
 export async function benchSubscribers() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgw-bench-subs-'));

@@ -16,7 +16,7 @@ import type { Quote } from '../src/domain/market.js';
 import { createStore, openStore, type Store } from '../src/store/index.js';
 import { createDeliveryWorker } from '../src/webhooks/delivery-worker.js';
 import { createConnectAgents } from '../src/webhooks/destination.js';
-import { ROOT } from './harness.js';
+import { percentile, ROOT } from './harness.js';
 
 const TRIGGERS = 1_000;
 const SYMBOLS = ['BTC/USD', 'ETH/USD', 'SOL/USD', 'XRP/USD', 'EUR/USD', 'GBP/USD', 'USD/JPY', 'AAPL/USD', 'MSFT/USD', 'NVDA/USD'];
@@ -60,8 +60,6 @@ async function seed(store: Store, url: string, now: number) {
   }
   return account.id;
 }
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 
 export interface WebhookBenchRow {
   measure: string;

@@ -1,8 +1,6 @@
 /** Printing: JSON for scripts (one document on stdout), aligned tables for people. */
 
-export function isoOrNull(ms: number | null): string | null {
-  return ms === null ? null : new Date(ms).toISOString();
-}
+export { isoOrNull } from '../domain/time.js';
 
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);

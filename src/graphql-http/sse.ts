@@ -17,7 +17,6 @@ import type { SubscriptionGate } from './subscription-gate.js';
 const MAX_BODY_BYTES = 100 * 1024;
 
 export function createSseHandler(options: { edge: Edge; gate: SubscriptionGate }) {
-  const holds = new WeakMap<IncomingMessage, () => void>();
   const handler = createHandler<undefined>({
     // No reservation tokens: every stream is its own request (HTTP/2 friendly, no server state).
     authenticate: () => null,
@@ -35,12 +34,11 @@ export function createSseHandler(options: { edge: Edge; gate: SubscriptionGate }
         const body = JSON.stringify({ errors: admission.errors.map((e) => e.toJSON()) });
         return [body, { status: admission.status, statusText: 'Refused', headers: { 'content-type': 'application/json; charset=utf-8' } }];
       }
-      holds.set(request, admission.release);
+      // The response ends when the stream completes or the client goes: either way the place is given back.
       req.context.res.once('close', admission.release);
       return admission.args as never;
     },
     onNext: (_ctx, _req, result) => (result.errors ? options.gate.format(result as ExecutionResult) : result),
-    onComplete: (_ctx, req) => holds.get(req.raw)?.(),
   });
 
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

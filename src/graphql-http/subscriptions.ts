@@ -181,8 +181,6 @@ export function createSubscriptionServer(options: Options) {
       }
       wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
     },
-    /** Open connections on this listener. */
-    connections: () => wss.clients.size,
     /** Closes every connection with 1001 and stops; waits for them to go (at most `graceMs`). */
     async close(graceMs = 2_000): Promise<void> {
       clearInterval(recheck);

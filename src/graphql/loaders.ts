@@ -46,12 +46,10 @@ export function createLoaders(services: GraphQLServices): Loaders {
     }),
     briefAnalysis: new DataLoader(
       async (keys) => {
-        const byInterval = new Map<Interval, string[]>();
-        for (const { symbol, interval } of keys) {
-          byInterval.set(interval, [...(byInterval.get(interval) ?? []), symbol]);
-        }
         const results = new Map<string, BriefAnalysis | null>();
-        for (const [interval, symbols] of byInterval) {
+        for (const group of groupBy(keys, (k) => k.interval).values()) {
+          const { interval } = group[0]!;
+          const symbols = group.map((k) => k.symbol);
           const analyses = await services.briefs.analyze(symbols, interval, services.now());
           for (const symbol of symbols) results.set(`${interval}|${symbol}`, analyses.get(symbol) ?? null);
         }

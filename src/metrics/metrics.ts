@@ -85,7 +85,12 @@ export function createMetrics(): ServiceMetrics {
   });
   // Read from the store at scrape time, so every instance shows the shared queue; a failed read leaves them unset.
   let webhookQueue: () => Promise<{ pending: number; oldestCreatedAt: number | null }> = async () => ({ pending: 0, oldestCreatedAt: null });
-  const queueStats = async () => webhookQueue().catch(() => undefined);
+  // Both gauges are collected in one scrape: one read of the store serves them.
+  let read: { at: number; stats: Promise<{ pending: number; oldestCreatedAt: number | null } | undefined> } | undefined;
+  const queueStats = () => {
+    if (!read || Date.now() - read.at > 1_000) read = { at: Date.now(), stats: webhookQueue().catch(() => undefined) };
+    return read.stats;
+  };
   new Gauge({
     name: 'mgw_webhook_queue_depth',
     help: 'Webhook deliveries pending (due now or waiting for a retry)',

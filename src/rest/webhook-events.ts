@@ -4,9 +4,7 @@
  * `created_at`, `data`. A test validates delivered bodies against this declaration.
  */
 import { z } from 'zod';
-import { ALERT_KINDS } from '../domain/account.js';
-
-const timestamp = z.string().describe('ISO 8601 UTC with milliseconds, e.g. 2026-11-22T06:00:00.000Z');
+import { AlertSchema, timestamp } from './routes/market-data.js';
 
 const envelope = <T extends string, D extends z.ZodType>(type: T, data: D) =>
   z.object({
@@ -16,20 +14,11 @@ const envelope = <T extends string, D extends z.ZodType>(type: T, data: D) =>
     data,
   });
 
+/** The alert as GET /api/v1/alerts shows it, in the state the event reports. */
 const alertOf = (status: 'triggered' | 'expired') =>
-  z
-    .object({
-      id: z.string(),
-      status: z.literal(status),
-      triggered_at: (status === 'triggered' ? timestamp : z.null()) as z.ZodType,
-      symbol: z.string(),
-      kind: z.enum(ALERT_KINDS),
-      threshold: z.number().nullable(),
-      signal: z.string().nullable(),
-      created_at: timestamp,
-      expires_at: timestamp.nullable(),
-    })
-    .describe('The alert as GET /api/v1/alerts shows it, after the change.');
+  AlertSchema.extend({ status: z.literal(status), triggered_at: status === 'triggered' ? timestamp : z.null() }).describe(
+    'The alert as GET /api/v1/alerts shows it, after the change.',
+  );
 
 const QuoteSchema = z
   .object({

@@ -5,9 +5,8 @@
 import { roundTo, shownPrice } from '../analytics/round.js';
 import type { PriceAlert } from '../domain/account.js';
 import type { Quote } from '../domain/market.js';
+import { isoOrNull } from '../domain/time.js';
 import type { OutboxEvent } from '../store/webhooks.js';
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export function priceAlertEvent(alert: PriceAlert, status: 'triggered' | 'expired', at: number, quote: Quote | null): OutboxEvent {
   return {
@@ -18,16 +17,16 @@ export function priceAlertEvent(alert: PriceAlert, status: 'triggered' | 'expire
       alert: {
         id: alert.id,
         status,
-        triggered_at: status === 'triggered' ? iso(at) : null,
+        triggered_at: status === 'triggered' ? isoOrNull(at) : null,
         symbol: alert.symbol,
         kind: alert.kind,
         threshold: alert.threshold,
         signal: alert.signal,
-        created_at: iso(alert.createdAt),
-        expires_at: iso(alert.expiresAt),
+        created_at: isoOrNull(alert.createdAt),
+        expires_at: isoOrNull(alert.expiresAt),
       },
       quote: quote
-        ? { symbol: quote.symbol, price: shownPrice(quote.price), change_24h: roundTo(quote.change24h, 2), observed_at: iso(quote.observedAt) }
+        ? { symbol: quote.symbol, price: shownPrice(quote.price), change_24h: roundTo(quote.change24h, 2), observed_at: isoOrNull(quote.observedAt) }
         : null,
     },
   };

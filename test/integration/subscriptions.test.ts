@@ -291,3 +291,11 @@ it('a connection whose key the store cannot check is closed with 1013 (try again
     await own.close().catch(() => undefined);
   }
 });
+
+it('a socket that never initialises is closed with 4408 once the 3 s allowed are past', async () => {
+  const socket = new WebSocket(wsUrl(t.urls.a), 'graphql-transport-ws');
+  const opened = Date.now();
+  const code = await new Promise<number>((resolve) => socket.on('close', (c) => resolve(c)));
+  expect(code).toBe(4408);
+  expect(Date.now() - opened).toBeGreaterThanOrEqual(2_900);
+});

@@ -31,7 +31,7 @@ const accountAlertsCache: RouteCachePolicy = {
 };
 
 const lower = <T extends string>(value: T) => value.toLowerCase();
-const timestamp = z.string().describe('ISO 8601 UTC with milliseconds, e.g. 2026-11-22T06:00:00.000Z');
+export const timestamp = z.string().describe('ISO 8601 UTC with milliseconds, e.g. 2026-11-22T06:00:00.000Z');
 const nullableNumber = z.number().nullable();
 
 const MarketSchema = z.object({
@@ -69,7 +69,7 @@ const BriefMarketSchema = z.object({
   indicators: IndicatorsSchema,
 });
 
-const AlertSchema = z.object({
+export const AlertSchema = z.object({
   id: z.string(),
   status: z.enum(ALERT_STATUSES),
   triggered_at: timestamp.nullable(),
