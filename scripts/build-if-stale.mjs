@@ -10,6 +10,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+// npm start and npm run cli come through here first: an unsupported Node is told so before
+// better-sqlite3 (which needs Node-API 10) fails to load, or crashes, under it.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (!((major === 22 && minor >= 15) || major >= 24)) {
+  console.error(`market-gateway needs Node 24 (or 22.15+); this is Node ${process.versions.node}. See the README for how to get it.`);
+  process.exit(1);
+}
 const stamp = path.join(root, 'dist', '.build-stamp');
 const inputs = ['src', 'schema', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
 

@@ -17,6 +17,8 @@ import { JSON_ONLY_CSP, SECURITY_HEADERS } from './security-headers.js';
 export const HTTP_LIMITS = {
   /** Request line plus headers; larger is 431. */
   maxHeaderBytes: 16 * 1024,
+  /** Header lines; more is 431. Node's parser refuses them itself since 22.23 and 24.21 (a fixed limit). */
+  maxHeaderLines: 1_000,
   /** Path and query; longer is 414 (checked by the listener). */
   maxUrlLength: 8 * 1024,
   keepAliveTimeoutMs: 65_000,
@@ -26,7 +28,8 @@ export const HTTP_LIMITS = {
 } as const;
 
 const CLIENT_ERRORS: Record<string, [ErrorStatus, string]> = {
-  HPE_HEADER_OVERFLOW: [431, `request headers too large (at most ${HTTP_LIMITS.maxHeaderBytes / 1024} KB)`],
+  // Too many bytes or too many lines: node's parser says the same for both.
+  HPE_HEADER_OVERFLOW: [431, `request headers too large (at most ${HTTP_LIMITS.maxHeaderBytes / 1024} KB in ${HTTP_LIMITS.maxHeaderLines} lines)`],
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'request not received in time'],
 };
 

@@ -40,7 +40,7 @@ const OPERATION_ERRORS = {
   408: { name: 'RequestTimeout', text: 'Request timeout: the request was not received whole in time.' },
   413: { name: 'PayloadTooLarge', text: 'Payload too large: the request body is over the limit.' },
   414: { name: 'UriTooLong', text: 'URI too long: the path and query are over 8 KB.' },
-  431: { name: 'HeadersTooLarge', text: 'Request header fields too large: the request line and headers are over 16 KB.' },
+  431: { name: 'HeadersTooLarge', text: 'Request header fields too large: the request line and headers are over 16 KB, or over 1 000 lines.' },
   401: { name: 'Unauthorized', text: 'Unauthorized: the API key is missing, malformed, unknown or revoked.' },
   403: { name: 'Forbidden', text: "Forbidden: the account's plan does not include this endpoint." },
   404: { name: 'NotFound', text: 'Not found: a resource named in the request does not exist (e.g. an unknown symbol).' },

@@ -93,11 +93,28 @@ describe('limits, in the envelope', () => {
     }
   });
 
-  it('1 300 headers within the size limit are served like any request', async () => {
-    const headers = Array.from({ length: 1_300 }, (_, i) => `X-${i}: y`).join('\r\n');
-    const res = await rawExchange(portOf(t.a), `GET /api/v1/markets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${headers}\r\n\r\n`);
+  /** A GET whose headers are `lines` lines (Host and Connection among them), well within 16 KB. */
+  const withHeaderLines = (lines: number) =>
+    `GET /api/v1/markets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${Array.from({ length: lines - 2 }, (_, i) => `X-${i}: y`).join('\r\n')}\r\n\r\n`;
+
+  it(`${HTTP_LIMITS.maxHeaderLines} header lines are served like any request`, async () => {
+    const res = await rawExchange(portOf(t.a), withHeaderLines(HTTP_LIMITS.maxHeaderLines));
     expect(res.status).toBe(401); // no key: the edge answers, in the envelope
     expect(JSON.parse(res.body).error.code).toBe(401);
+  });
+
+  it('more header lines than that: 431 in the envelope, with its reason phrase, on each variant', async () => {
+    for (const [agent, flag] of [
+      [t.a, 'success'],
+      [t.b, 'ok'],
+    ] as const) {
+      const res = await rawExchange(portOf(agent), withHeaderLines(1_300));
+      expect(res.headers).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+      expect(JSON.parse(res.body)).toEqual({
+        [flag]: false,
+        error: { code: 431, type: 'headers_too_large', message: expect.stringMatching(/at most 16 KB in 1000 lines/) },
+      });
+    }
   });
 
   it('a request that is not HTTP: 400 with a JSON body', async () => {
