@@ -32,7 +32,6 @@ const EnvSchema = z.object({
   PREDICTION_PORT: port.default(4001),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
-    .string()
     .url()
     .refine((url) => /^postgres(ql)?:\/\//i.test(url), 'a postgres:// or postgresql:// URL (unset: SQLite in DATA_DIR)')
     .optional(),
@@ -51,7 +50,6 @@ const EnvSchema = z.object({
     .optional(),
   /** Shared quotas across instances (redis://host:6379/0). */
   REDIS_URL: z
-    .string()
     .url()
     .refine((url) => /^rediss?:\/\//i.test(url), 'a redis:// or rediss:// URL')
     .optional(),
@@ -74,7 +72,7 @@ const EnvSchema = z.object({
   /** D10: when the day's morning brief is written. */
   BRIEF_HOUR_UTC: z.coerce.number().int().min(0).max(23).default(6),
   /** An OpenAI-compatible endpoint for the brief, e.g. http://127.0.0.1:11434/v1; unset: the built-in writer. */
-  LLM_BASE_URL: z.string().url().optional(),
+  LLM_BASE_URL: z.url().optional(),
   LLM_MODEL: z.string().min(1).default('gpt-4o-mini'),
   LLM_API_KEY: z.string().optional(),
   LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
@@ -125,7 +123,7 @@ export class ConfigError extends Error {}
 const SourceEnvSchema = z.object(
   Object.fromEntries(
     LIVE_SOURCES.flatMap((s) => [
-      [`${s.toUpperCase()}_BASE_URL`, z.string().url().optional()],
+      [`${s.toUpperCase()}_BASE_URL`, z.url().optional()],
       [`${s.toUpperCase()}_POLL_MS`, z.coerce.number().int().min(50).max(DAY_MS).optional()],
       ...((PREDICTION_SOURCES as readonly string[]).includes(s)
         ? [[`${s.toUpperCase()}_MAX_MARKETS`, z.coerce.number().int().min(1).max(100_000).optional()]]

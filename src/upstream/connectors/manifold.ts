@@ -17,7 +17,7 @@ export const MANIFOLD_MAX_MARKETS = 1_000;
 const ManifoldMarket = z.object({
   id: z.string().min(1),
   question: z.string().trim().min(1),
-  url: z.string().url(),
+  url: z.url(),
   outcomeType: z.string(),
   isResolved: z.boolean().optional(),
   closeTime: z.number().optional(),
