@@ -22,7 +22,7 @@ import type { GraphQLServices } from './graphql/services.js';
 import { connectionLimitsFor } from './http/http-server.js';
 import { bindListeners } from './http/listeners.js';
 import { openFileLimit } from './http/open-files.js';
-import { createLogger } from './logging/logger.js';
+import { createLogger, consoleDestination } from './logging/logger.js';
 import { createMetrics } from './metrics/metrics.js';
 import { MarketReadModel } from './readmodel/market-read-model.js';
 import { PredictionReadModel } from './readmodel/prediction-read-model.js';
@@ -37,7 +37,7 @@ interface ServiceOptions {
 }
 
 export async function createService(config: Config, options: ServiceOptions = {}) {
-  const logger = options.logger ?? createLogger(config.logLevel);
+  const logger = options.logger ?? createLogger(config.logLevel, consoleDestination(config.logFormat));
   const now = options.now ?? Date.now;
   const role = options.role ?? 'all';
 

@@ -63,6 +63,8 @@ const EnvSchema = z.object({
   DEMO_SEED: z.coerce.number().int().default(42),
   DEMO_TICK_MS: z.coerce.number().int().min(50).default(2_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `auto`: readable lines on a terminal, JSON lines otherwise. */
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   /** Introspection and field suggestions on /graphql: on by default outside production, off in it. */
   GRAPHQL_INTROSPECTION: z.enum(['on', 'off']).optional(),
   GRAPHQL_SUGGESTIONS: z.enum(['on', 'off']).optional(),
@@ -109,6 +111,7 @@ export interface Config {
   demoSeed: number;
   demoTickMs: number;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  logFormat: z.infer<typeof EnvSchema>['LOG_FORMAT'];
   production: boolean;
   graphql: { introspection: boolean; suggestions: boolean };
   revocationPollMs: number;
@@ -175,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoSeed: e.DEMO_SEED,
     demoTickMs: e.DEMO_TICK_MS,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     production: e.NODE_ENV === 'production',
     graphql: {
       introspection: (e.GRAPHQL_INTROSPECTION ?? (e.NODE_ENV === 'production' ? 'off' : 'on')) === 'on',

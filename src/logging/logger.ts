@@ -1,5 +1,20 @@
-/** pino JSON logs. Keys never reach a log line: headers are redacted and `apikey` is masked in URLs. */
+/**
+ * pino logs: JSON lines for log collectors, readable lines (pino-pretty) for a person at a terminal.
+ * Keys never reach a log line: headers are redacted and `apikey` is masked in URLs.
+ */
 import { type DestinationStream, pino, type Logger } from 'pino';
+import { PinoPretty } from 'pino-pretty';
+
+/** `auto`: pretty when stdout is a terminal, JSON when it is a pipe or a file (a collector reads it). */
+export type LogFormat = 'auto' | 'json' | 'pretty';
+
+/** Where log lines go when the caller names no other destination: `out` (stdout), pretty or JSON. */
+export function consoleDestination(format: LogFormat, out: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout): DestinationStream | undefined {
+  const isTty = out.isTTY === true;
+  if (!(format === 'pretty' || (format === 'auto' && isTty))) return out === process.stdout ? undefined : out;
+  // Synchronous, on this thread: a line written just before a crash or an exit is not lost.
+  return PinoPretty({ destination: out, sync: true, colorize: isTty, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' });
+}
 
 /** A key as the CLI issues it, wherever it appears in a URL (an oddly spelled or encoded parameter too). */
 const KEY_IN_TEXT = /mgw_[A-Za-z0-9]{20,}/g;
