@@ -15,10 +15,8 @@ export const OWN_UPSTREAM = path.join(ROOT, 'test/fixtures/handmade');
 /** Trimmed excerpts of the real recordings (see its README). */
 export const RECORDED_UPSTREAM = path.join(ROOT, 'test/fixtures/recorded');
 
+// Jest's global setup says once, for the whole run, when these are skipped (global-setup.mjs).
 export const sharedFixturesPresent = fs.existsSync(SHARED_UPSTREAM);
-if (!sharedFixturesPresent) {
-  console.warn(`SKIPPING tests on real upstream recordings: ${SHARED_UPSTREAM} is absent (CI has it beside the clone).`);
-}
 
 /** `it` where the shared recordings exist, `it.skip` elsewhere. */
 export const withShared: jest.It = sharedFixturesPresent ? it : it.skip;
