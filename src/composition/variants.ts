@@ -10,7 +10,7 @@ import { createHttpMetrics } from '../metrics/http-metrics.js';
 import type { createMetrics } from '../metrics/metrics.js';
 import { createFacadeHandler } from '../rest/facade.js';
 import { buildOpenApiDocument } from '../rest/openapi.js';
-import { WEBHOOK_DELIVERY_NOTES, WEBHOOK_EVENTS, type WebhookEventDeclarations } from '../rest/webhook-events.js';
+import { WEBHOOK_EVENTS, type WebhookEventDeclarations } from '../rest/webhook-events.js';
 import type { RouteDefinition } from '../rest/route-table.js';
 import { marketDataRoutes } from '../rest/routes/market-data.js';
 import { predictionRoutes } from '../rest/routes/prediction.js';
@@ -22,7 +22,7 @@ const VARIANTS: { variant: Variant; routes: readonly RouteDefinition[]; title: s
     variant: 'A',
     routes: marketDataRoutes,
     title: 'market-gateway: market data (variant A)',
-    description: `Markets, real-time briefs and price alerts.\n\n${WEBHOOK_DELIVERY_NOTES}`,
+    description: 'Markets, real-time briefs and price alerts.',
     webhooks: WEBHOOK_EVENTS,
   },
   {

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ERROR_TYPES } from '../edge/errors.js';
 import type { ParamSpec } from './params.js';
 import type { RouteDefinition } from './route-table.js';
-import type { WebhookEventDeclarations } from './webhook-events.js';
+import { WEBHOOK_DELIVERY_NOTES, type WebhookEventDeclarations } from './webhook-events.js';
 import type { Variant } from '../domain/variant.js';
 
 interface OpenApiOptions {
@@ -55,21 +55,17 @@ const RATE_HEADERS = {
   'X-RateLimit-Reset': 'When the binding window resets, in Unix epoch seconds (UTC).',
 } as const;
 
-/** Variant facts of D3, D4 and D8 that the route table cannot carry. */
-const VARIANT_NOTES: Record<Variant, { envelope: string; auth: string; quotas: string; ordering: string }> = {
+/** Variant facts that the route table cannot carry. */
+const VARIANT_NOTES: Record<Variant, { envelope: string; auth: string; quotas: string }> = {
   A: {
     envelope: 'A success is `{"success": true, "data": ...}`, with `total` (every match, not just the page) for lists.',
-    auth: 'Send the key as `Authorization: Bearer <key>`.',
+    auth: 'The key goes in `Authorization: Bearer <key>`.',
     quotas: 'Per minute / per day: free 10 / 1 000 (only `/markets`), pro 60 / 50 000, enterprise unlimited.',
-    ordering: 'Markets by symbol ascending; alerts newest created first.',
   },
   B: {
     envelope: 'A success is `{"ok": true, ...}` with the fields listed per endpoint.',
-    auth:
-      'Send the key as `Authorization: Bearer <key>`, or as the query parameter `apikey=<key>` ' +
-      '(the header wins when both are given; a key in a URL is more exposed, prefer the header).',
+    auth: 'The key goes in `Authorization: Bearer <key>` or `?apikey=<key>`.',
     quotas: 'Plan pro: 60 requests per minute, no daily limit. Every endpoint needs pro.',
-    ordering: 'Markets by `volume_24h` descending, ties by `question` ascending; alerts by `detected_at` descending.',
   },
 };
 
@@ -166,6 +162,7 @@ function errorSchema(variant: Variant): Json {
   const key = envelopeKey(variant);
   return {
     type: 'object',
+    description: errorsDescription(variant),
     required: [key, 'error'],
     properties: {
       [key]: { type: 'boolean', const: false },
@@ -182,9 +179,9 @@ function errorSchema(variant: Variant): Json {
   };
 }
 
-function errorResponse(variant: Variant, status: keyof typeof ERROR_TYPES, text: string, headers?: Json): Json {
+function errorResponse(variant: Variant, status: keyof typeof ERROR_TYPES, text: string, headers?: Json, description = text): Json {
   return {
-    description: text,
+    description,
     ...(headers ? { headers } : {}),
     content: {
       'application/json': {
@@ -195,28 +192,42 @@ function errorResponse(variant: Variant, status: keyof typeof ERROR_TYPES, text:
   };
 }
 
+/**
+ * A short intro, so that the operations are on the first screen of /docs: the conventions in one
+ * line each, the details where a reader of an operation meets them (the security schemes, the 429
+ * response, the Error schema, each operation's own description).
+ */
 function infoDescription(options: OpenApiOptions): string {
-  const notes = VARIANT_NOTES[options.variant];
   const key = envelopeKey(options.variant);
   return [
     options.description,
-    '## Envelope',
-    `${notes.envelope} Every operation is a GET (HEAD is accepted too) and answers JSON. ` +
-      'Timestamps are ISO 8601 UTC with milliseconds; dates are `YYYY-MM-DD` (UTC).',
-    '## Authentication',
-    `${notes.auth} A missing, malformed, unknown or revoked key answers 401; a plan without the endpoint answers 403.`,
-    '## Quotas',
-    `${notes.quotas} Quotas belong to the account (shared by its keys), in fixed windows aligned to the UTC clock ` +
-      '(the minute at second 0, the day at 00:00 UTC). Answers 200 and 400 spend one unit; 401, 403, 404, 405 and 429 spend none. ' +
-      'Limited plans get `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (Unix epoch seconds) for the ' +
-      'binding window, the one with the fewest units left; a 429 adds `Retry-After` (seconds).',
-    '## Ordering',
-    notes.ordering,
-    '## Errors',
+    [
+      `- Every operation is a GET (HEAD too) answering JSON; errors are \`{"${key}": false, "error": {"code", "type", "message"}}\` (schema \`Error\`).`,
+      `- ${VARIANT_NOTES[options.variant].auth} Quotas per account in UTC windows, with \`X-RateLimit-*\` headers (response 429).`,
+      ...(options.webhooks ? ['- Enterprise accounts receive signed webhooks (**Webhooks**, after the operations).'] : []),
+    ].join('\n'),
+  ].join('\n\n');
+}
+
+/** The envelope, the checks' order and the error format: the Error schema's description. */
+function errorsDescription(variant: Variant): string {
+  const key = envelopeKey(variant);
+  return [
+    `${VARIANT_NOTES[variant].envelope} Timestamps are ISO 8601 UTC with milliseconds; dates are \`YYYY-MM-DD\` (UTC).`,
     `Every error is \`{"${key}": false, "error": {"code": <HTTP status>, "type": "<type>", "message": "<text>"}}\`. ` +
       'Checks run in this order and the first failure answers: key (401), path (404; another method than GET or HEAD: ' +
       '405 with `Allow: GET, HEAD`), plan (403), quota (429), parameters (400). Unknown query parameters are ignored.',
   ].join('\n\n');
+}
+
+/** How quotas are counted: the 429 response's description. */
+function quotasDescription(variant: Variant): string {
+  return (
+    `Rate limit exceeded: wait \`Retry-After\` seconds. ${VARIANT_NOTES[variant].quotas} Quotas belong to the account (shared by its keys), ` +
+    'in fixed windows aligned to the UTC clock (the minute at second 0, the day at 00:00 UTC). Answers 200 and 400 spend one unit; ' +
+    '401, 403, 404, 405 and 429 spend none. Limited plans get `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` ' +
+    '(Unix epoch seconds) for the binding window, the one with the fewest units left.'
+  );
 }
 
 const SIGNATURE_HEADERS = [
@@ -235,7 +246,8 @@ function webhooksOf(events: WebhookEventDeclarations): Json {
         post: {
           operationId: `webhook${type.replace(/(^|[._])(\w)/g, (_m, _sep, c: string) => c.toUpperCase())}`,
           summary: event.summary,
-          description: event.description,
+          // Each event whole: a reader (or a generator) of one finds how it is signed and retried.
+          description: `${event.description}\n\n${WEBHOOK_DELIVERY_NOTES}`,
           parameters,
           requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(event.schema, 'output') } } },
           responses: {
@@ -265,15 +277,29 @@ export function buildOpenApiDocument(options: OpenApiOptions): object {
     const code = Number(status) as keyof typeof ERROR_TYPES;
     const retryAfter = { 'Retry-After': ref('headers', 'Retry-After') };
     const headers = code === 400 ? rateHeaders : code === 429 ? { ...rateHeaders, ...retryAfter } : code === 503 ? retryAfter : undefined;
-    responses[name] = errorResponse(variant, code, text, headers);
+    responses[name] = errorResponse(variant, code, text, headers, code === 429 ? quotasDescription(variant) : text);
   }
   responses.MethodNotAllowed = errorResponse(variant, 405, 'Method not allowed: only GET and HEAD.', {
     Allow: { description: 'Always `GET, HEAD`.', schema: { type: 'string', const: 'GET, HEAD' } },
   });
 
   const securitySchemes: Json = {
-    bearerAuth: { type: 'http', scheme: 'bearer', description: 'The API key as `Authorization: Bearer <key>`.' },
-    ...(variant === 'B' ? { apiKey: { type: 'apiKey', in: 'query', name: 'apikey', description: 'Alternative: the API key as `?apikey=<key>`.' } } : {}),
+    bearerAuth: {
+      type: 'http',
+      scheme: 'bearer',
+      description:
+        'The API key as `Authorization: Bearer <key>`. A missing, malformed, unknown or revoked key answers 401; a plan without the endpoint answers 403.',
+    },
+    ...(variant === 'B'
+      ? {
+          apiKey: {
+            type: 'apiKey',
+            in: 'query',
+            name: 'apikey',
+            description: 'Alternative: the API key as `?apikey=<key>`. The header wins when both are given; a key in a URL is more exposed, prefer the header.',
+          },
+        }
+      : {}),
   };
 
   return {

@@ -49,9 +49,8 @@ export const WEBHOOK_EVENTS = {
 
 export type WebhookEventDeclarations = Record<string, { summary: string; description: string; schema: z.ZodType }>;
 
-/** How deliveries are made, for the document's description. */
+/** How deliveries are made: part of each event's description in the OpenAPI document. */
 export const WEBHOOK_DELIVERY_NOTES = [
-  '## Webhooks (Enterprise)',
   'Endpoints are registered with the CLI (`webhooks create`) or on /graphql (`createWebhookEndpoint`). Each delivery is a POST of one event ' +
     '(see `webhooks`), signed per the Standard Webhooks specification: `webhook-id` (the same on every attempt: deduplicate on it), ' +
     '`webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`; two, space-separated, while a rotated secret overlaps). ' +

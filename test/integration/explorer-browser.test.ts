@@ -2,7 +2,7 @@
  * The explorers in a real browser (Debian's chromium, driven by playwright-core), with every request
  * that would leave loopback refused and recorded: GET /graphql shows that Apollo Sandbox cannot load
  * and points to /graphiql; /graphiql renders from the gateway alone, runs a query with a key from its
- * header editor, and shows a subscription's event.
+ * header editor, and shows a subscription's event. /docs, the REST reference, opens on its operations.
  */
 import fs from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -80,3 +80,18 @@ maybe(
   },
   60_000,
 );
+
+maybe('/docs opens on its operations: the first is on the first screen of a 1280 x 800 window, on each variant', async () => {
+  outside.length = 0;
+  for (const base of [t.urls.a, t.urls.b]) {
+    const page = await openPage(`${base}/docs`);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const first = page.locator('.opblock').first();
+    await first.waitFor({ state: 'visible', timeout: 15_000 });
+    expect(await first.textContent()).toMatch(/GET\s*\/api\/v1\/markets/);
+    const box = await first.boundingBox();
+    expect(box!.y + box!.height).toBeLessThan(800);
+    await page.context().close();
+  }
+  expect(outside).toEqual([]);
+});

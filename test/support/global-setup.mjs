@@ -12,7 +12,9 @@ export default function globalSetup() {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
   const shared = path.resolve(root, '../shared/fixtures/upstream');
   if (!fs.existsSync(shared)) {
-    process.stderr.write(`SKIPPING the tests on whole upstream recordings: ${shared} is absent (CI has it beside the clone; the trimmed excerpts in test/fixtures/recorded still run).\n`);
+    process.stderr.write(
+      `SKIPPING the tests on whole upstream recordings: ${shared} is absent (CI has it beside the clone; the trimmed excerpts in test/fixtures/recorded still run).\n`,
+    );
   }
   const result = spawnSync(process.execPath, [path.join(root, 'scripts/build-if-stale.mjs')], { stdio: 'inherit', cwd: root });
   if (result.status !== 0) throw new Error('the build for the child-process tests failed (see above)');

@@ -132,11 +132,17 @@ describe('buildOpenApiDocument, variant A (market data)', () => {
     expect(doc.security).toEqual([{ bearerAuth: [] }]);
   });
 
-  it('explains envelope, auth, quotas, ordering and errors in info.description', () => {
+  it('opens with a short intro and explains envelope, auth, quotas and errors where an operation refers to them', () => {
     const text: string = doc.info.description;
     expect(text.startsWith('Test facade.')).toBe(true);
-    for (const heading of ['Envelope', 'Authentication', 'Quotas', 'Ordering', 'Errors']) expect(text).toContain(`## ${heading}`);
+    expect(text.split('\n').length).toBeLessThanOrEqual(6); // the operations come first on /docs
     expect(text).toContain('"success": false');
+    expect(doc.components.schemas.Error.description).toMatch(/"success": true, "data"[\s\S]*key \(401\), path \(404[\s\S]*parameters \(400\)/);
+    expect(doc.components.securitySchemes.bearerAuth.description).toMatch(/Authorization: Bearer <key>.*401/);
+    expect(doc.components.responses.TooManyRequests.description).toMatch(/free 10 \/ 1 000.*UTC clock.*binding window/);
+    expect(doc.components.responses.TooManyRequests.content['application/json'].example.error.message).toBe('Rate limit exceeded: wait `Retry-After` seconds.');
+    // The lists' order is in their own operation.
+    for (const path of ['/markets', '/alerts']) expect(doc.paths[`/api/v1${path}`].get.description).toMatch(/ordered by|first/i);
   });
 
   it('names its server (the listener it was read from, or the base given), its license, and plans when given', () => {
