@@ -70,9 +70,11 @@ export function createPoller(options: PollerOptions): Poller {
   );
   // The backoff wait cannot be cancelled; unref'd, it does not hold the process at shutdown.
   retryPolicy.dangerouslyUnref();
-  retryPolicy.onRetry((event) =>
-    log.warn({ delayMs: Math.round(event.delay), reason: 'error' in event ? (event.error as Error).message : 'result' }, 'upstream attempt failed; retrying'),
-  );
+  // cockatiel 4 types a thrown value as `unknown` (no longer cast to Error).
+  retryPolicy.onRetry((event) => {
+    const reason = 'error' in event ? (event.error instanceof Error ? event.error.message : String(event.error)) : 'result';
+    log.warn({ delayMs: Math.round(event.delay), reason }, 'upstream attempt failed; retrying');
+  });
 
   const stats: Omit<PollerStats, 'circuit' | 'notBefore'> = {
     source,
