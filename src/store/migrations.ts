@@ -3,7 +3,8 @@
  * steps run on SQLite and PostgreSQL. Column types are chosen to mean the same on
  * both: `bigint` (epoch ms), `double precision`, `text`, `integer` for booleans.
  */
-import { type ColumnDefinitionBuilder, type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { type ColumnDefinitionBuilder, type Kysely, sql } from 'kysely';
+import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 
 export type Engine = 'sqlite' | 'postgres';
 
