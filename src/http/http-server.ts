@@ -17,7 +17,10 @@ import { JSON_ONLY_CSP, SECURITY_HEADERS } from './security-headers.js';
 export const HTTP_LIMITS = {
   /** Request line plus headers; larger is 431. */
   maxHeaderBytes: 16 * 1024,
-  /** Header lines; more is 431. Node's parser refuses them itself since 22.23 and 24.21 (a fixed limit). */
+  /**
+   * Header lines; more is 431. Node's parser refuses them itself since 22.23 and 24.21 (a fixed
+   * limit); the listener checks it too, so 22.15 to 22.22 answer the same.
+   */
   maxHeaderLines: 1_000,
   /** Path and query; longer is 414 (checked by the listener). */
   maxUrlLength: 8 * 1024,
@@ -27,9 +30,14 @@ export const HTTP_LIMITS = {
   requestTimeoutMs: 70_000,
 } as const;
 
+/** Too many bytes or too many lines: node's parser says the same for both, and so do we. */
+const HEADERS_TOO_LARGE: [ErrorStatus, string] = [
+  431,
+  `request headers too large (at most ${HTTP_LIMITS.maxHeaderBytes / 1024} KB in ${HTTP_LIMITS.maxHeaderLines} lines)`,
+];
+
 const CLIENT_ERRORS: Record<string, [ErrorStatus, string]> = {
-  // Too many bytes or too many lines: node's parser says the same for both.
-  HPE_HEADER_OVERFLOW: [431, `request headers too large (at most ${HTTP_LIMITS.maxHeaderBytes / 1024} KB in ${HTTP_LIMITS.maxHeaderLines} lines)`],
+  HPE_HEADER_OVERFLOW: HEADERS_TOO_LARGE,
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'request not received in time'],
 };
 
@@ -142,6 +150,10 @@ export function createHttpServer(handler: GatewayApp, variant: Variant, limits: 
       if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
         // HTTP/1.1 requires Host (RFC 9112, 3.2): refused before any handler, like node's own refusals.
         res.socket?.end(rawAnswer(variant, new ApiError(400, 'the Host header is required (HTTP/1.1)')));
+        return;
+      }
+      if (req.rawHeaders.length > 2 * HTTP_LIMITS.maxHeaderLines) {
+        res.socket?.end(rawAnswer(variant, new ApiError(...HEADERS_TOO_LARGE)));
         return;
       }
       if (draining) res.shouldKeepAlive = false;
