@@ -10,15 +10,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-// npm start and npm run cli come through here first: an unsupported Node is told so before
-// better-sqlite3 (which needs Node-API 10) fails to load, or crashes, under it.
-const [major, minor] = process.versions.node.split('.').map(Number);
-// As package.json's engines: ^22.15.0 || ^24.0.0 || >=26 (25 is an odd release, past its end).
-if (!((major === 22 && minor >= 15) || major === 24 || major >= 26)) {
-  console.error(`market-gateway needs Node 24 (or 22.15+); this is Node ${process.versions.node}. See the README for how to get it.`);
-  process.exit(1);
-}
 const stamp = path.join(root, 'dist', '.build-stamp');
 const inputs = ['src', 'schema', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
 

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 /** Entry point of the `market-gateway` bin. Exit codes: 0 success, 1 any error (usage or runtime). */
+// First: ESM evaluates imports in order, so an unsupported Node is refused before better-sqlite3 loads.
+import './supported-node.js';
 import { reportError } from './errors.js';
 import { buildProgram } from './program.js';
 

@@ -67,6 +67,19 @@ function rawAnswer(variant: Variant, error: ApiError): string {
 }
 
 /**
+ * What is wrong with a request's head that node let through, refused before any handler (a request
+ * or an upgrade), like node's own refusals: HTTP/1.1 without Host (RFC 9112, 3.2), and more header
+ * lines than the limit (which node's parser enforces itself only since 22.23 and 24.21).
+ */
+export function malformedHead(req: Pick<IncomingMessage, 'headers' | 'rawHeaders' | 'httpVersionMajor' | 'httpVersionMinor'>): ApiError | undefined {
+  if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
+    return new ApiError(400, 'the Host header is required (HTTP/1.1)');
+  }
+  if (req.rawHeaders.length > 2 * HTTP_LIMITS.maxHeaderLines) return new ApiError(...HEADERS_TOO_LARGE);
+  return undefined;
+}
+
+/**
  * What a listener serves: HTTP requests, and optionally connection upgrades (WebSocket) and a way
  * to close the upgraded connections when the listener drains.
  */
@@ -147,15 +160,8 @@ export function createHttpServer(handler: GatewayApp, variant: Variant, limits: 
     },
     (req, res) => {
       if ((req.socket as Socket & { [REFUSED]?: boolean })[REFUSED]) return; // answered 429 at connection time
-      if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
-        // HTTP/1.1 requires Host (RFC 9112, 3.2): refused before any handler, like node's own refusals.
-        res.socket?.end(rawAnswer(variant, new ApiError(400, 'the Host header is required (HTTP/1.1)')));
-        return;
-      }
-      if (req.rawHeaders.length > 2 * HTTP_LIMITS.maxHeaderLines) {
-        res.socket?.end(rawAnswer(variant, new ApiError(...HEADERS_TOO_LARGE)));
-        return;
-      }
+      const malformed = malformedHead(req);
+      if (malformed) return void res.socket?.end(rawAnswer(variant, malformed));
       if (draining) res.shouldKeepAlive = false;
       inFlight.add(res);
       res.on('close', forget);
@@ -172,6 +178,8 @@ export function createHttpServer(handler: GatewayApp, variant: Variant, limits: 
   });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if ((socket as Socket & { [REFUSED]?: boolean })[REFUSED]) return void socket.destroy();
+    const malformed = malformedHead(req);
+    if (malformed) return void (socket as Socket).end(rawAnswer(variant, malformed));
     if (draining || !handler.upgrade) {
       const refusal = draining ? new ApiError(503, 'shutting down', { 'Retry-After': '1' }) : new ApiError(404, 'no WebSocket endpoint here');
       return void (socket as Socket).end(rawAnswer(variant, refusal));

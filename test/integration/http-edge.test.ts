@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import net from 'node:net';
-import { createHttpServer, HTTP_LIMITS } from '../../src/http/http-server.js';
+import { createHttpServer, HTTP_LIMITS, malformedHead } from '../../src/http/http-server.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 import { within } from '../support/wait.js';
 
@@ -115,6 +115,18 @@ describe('limits, in the envelope', () => {
         error: { code: 431, type: 'headers_too_large', message: expect.stringMatching(/at most 16 KB in 1000 lines/) },
       });
     }
+  });
+
+  it('the listener counts header lines itself (for requests and upgrades), whatever the Node: node 22.15 to 22.22 do not', () => {
+    const head = (lines: number) => ({
+      headers: { host: 'x' },
+      rawHeaders: Array.from({ length: lines }, (_, i) => [`X-${i}`, 'y']).flat(),
+      httpVersionMajor: 1,
+      httpVersionMinor: 1,
+    });
+    expect(malformedHead(head(HTTP_LIMITS.maxHeaderLines))).toBeUndefined();
+    expect(malformedHead(head(HTTP_LIMITS.maxHeaderLines + 1))).toMatchObject({ status: 431, message: expect.stringMatching(/1000 lines/) });
+    expect(malformedHead({ ...head(1), headers: {} })).toMatchObject({ status: 400, message: expect.stringMatching(/Host/) });
   });
 
   it('a request that is not HTTP: 400 with a JSON body', async () => {
