@@ -12,8 +12,10 @@ export type LogFormat = 'auto' | 'json' | 'pretty';
 export function consoleDestination(format: LogFormat, out: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout): DestinationStream | undefined {
   const isTty = out.isTTY === true;
   if (!(format === 'pretty' || (format === 'auto' && isTty))) return out === process.stdout ? undefined : out;
-  // Synchronous, on this thread: a line written just before a crash or an exit is not lost.
-  return PinoPretty({ destination: out, sync: true, colorize: isTty, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' });
+  // To stdout by its file descriptor, synchronously (sonic-boom): a line written just before a crash
+  // or an exit is not lost. (pino-pretty writes to a stream object as the stream does.)
+  const destination = out === process.stdout ? 1 : out;
+  return PinoPretty({ destination, sync: true, colorize: isTty, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' });
 }
 
 /** A key as the CLI issues it, wherever it appears in a URL (an oddly spelled or encoded parameter too). */

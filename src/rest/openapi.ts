@@ -14,7 +14,7 @@ interface OpenApiOptions {
   variant: Variant;
   title: string;
   version: string;
-  /** Lead paragraph of `info.description`; the envelope, auth, quota and error notes follow it. */
+  /** Lead paragraph of `info.description`; a few lines of conventions follow it (the details are in the document's parts). */
   description: string;
   routes: readonly RouteDefinition[];
   /** Absolute base (e.g. `http://127.0.0.1:4000`); without it, clients use the document's own origin. */

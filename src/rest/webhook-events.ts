@@ -52,7 +52,7 @@ export type WebhookEventDeclarations = Record<string, { summary: string; descrip
 /** How deliveries are made: part of each event's description in the OpenAPI document. */
 export const WEBHOOK_DELIVERY_NOTES = [
   'Endpoints are registered with the CLI (`webhooks create`) or on /graphql (`createWebhookEndpoint`). Each delivery is a POST of one event ' +
-    '(see `webhooks`), signed per the Standard Webhooks specification: `webhook-id` (the same on every attempt: deduplicate on it), ' +
+    '(one of the events in this section), signed per the Standard Webhooks specification: `webhook-id` (the same on every attempt: deduplicate on it), ' +
     '`webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256>`; two, space-separated, while a rotated secret overlaps). ' +
     'Verify with a Standard Webhooks library and the `whsec_` secret shown when the endpoint was made.',
   'Answer 2xx within 10 s. Anything else, a timeout or a refused connection is retried 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later ' +

@@ -36,7 +36,7 @@ export const predictionRoutes: RouteDefinition[] = [
     // The ranking also moves with the hour (24-hour moves are read from hourly history).
     cache: { version: (services, now) => `${services.predictions.version}|${Math.floor(now / HOUR_MS)}`, maxAgeSeconds: 5 },
     summary: 'The 50 most active prediction markets, scored',
-    description: `The ${TOP_MARKETS} markets with the largest 24-hour volume (all of them when fewer are tracked), volume descending, ties by question. Pro plan.`,
+    description: `The ${TOP_MARKETS} markets with the largest 24-hour volume (all of them when fewer are tracked), volume descending, ties by question ascending. Pro plan.`,
     params: [],
     operation: TopPredictionMarketsDocument,
     variables: () => ({}),
