@@ -2,7 +2,7 @@
  * Limits on what one GraphQL document may ask for, checked at parse and validation time, so an
  * abusive query is a 400 before any resolver runs (GraphQL Armor's rules, graphql-js's token cap).
  * Apollo and the compiled fast path apply the same ones. (Field suggestions are masked by the shared
- * error formatter, server.ts, so both paths mask them alike.)
+ * error formatter, createErrorFormatter in apollo-server.ts, so both paths mask them alike.)
  */
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { ApolloServerPlugin } from '@apollo/server';
