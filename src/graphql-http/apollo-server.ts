@@ -87,6 +87,11 @@ function formatGraphQLError(options: Pick<GraphQLServerOptions, 'degraded' | 'lo
     if (unavailable) {
       return { message: unavailable.message, extensions: { code: 'SERVICE_UNAVAILABLE' }, ...(formatted.path ? { path: formatted.path } : {}) };
     }
+    if (isRefusedRequest(error, original)) {
+      // Apollo refused the request itself (a persisted query whose hash does not match its text, an
+      // unsupported version): the client's mistake, said as Apollo says it, never an internal error.
+      return { message: formatted.message, extensions: { code: 'BAD_USER_INPUT' } };
+    }
     if (formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {
       // Never leak internals (paths, SQL, stacks) to a client; the log has the detail.
       options.logger.error({ err: original ?? error }, 'graphql resolver failed');
@@ -97,6 +102,16 @@ function formatGraphQLError(options: Pick<GraphQLServerOptions, 'degraded' | 'lo
     if (typeof extensions.code === 'string' && CLIENT_QUERY_ERRORS.has(extensions.code)) extensions.code = 'BAD_USER_INPUT';
     return { ...formatted, extensions };
   };
+}
+
+/**
+ * An error Apollo's request pipeline raised with a 4xx status before any resolver ran: it carries
+ * `extensions.http`, has no path and wraps nothing (a resolver's error always has a path).
+ */
+function isRefusedRequest(error: unknown, original: Error | undefined): boolean {
+  if (!(error instanceof GraphQLError) || original !== undefined || error.path !== undefined) return false;
+  const status = (error.extensions?.http as { status?: unknown } | undefined)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500;
 }
 
 export async function createGraphQLServer(options: GraphQLServerOptions): Promise<ApolloServer<GraphQLContext>> {

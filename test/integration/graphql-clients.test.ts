@@ -3,7 +3,9 @@
  * HTTP, with their own Accept headers. Their queries must be answered, with the data REST gives,
  * by the compiled fast path (counted on /metrics), and their errors must reach them as GraphQL errors.
  */
+import { createHash } from 'node:crypto';
 import { ApolloClient, ApolloLink, CombinedGraphQLErrors, HttpLink, InMemoryCache, gql } from '@apollo/client';
+import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
 import { ClientError, GraphQLClient } from 'graphql-request';
 import { answeredBy } from '../support/graphql-paths.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
@@ -78,5 +80,52 @@ describe('graphql-request 7', () => {
     expect(error).toBeInstanceOf(ClientError);
     expect((error as ClientError).response.status).toBe(400);
     expect((error as ClientError).response.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+});
+
+describe("Apollo Client 4's automatic persisted queries", () => {
+  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+  it('registers a query once, then sends its hash alone and is answered from it', async () => {
+    const { key } = await t.createKey('pro', 'pro');
+    const sent: { query?: string; extensions?: { persistedQuery?: unknown } }[] = [];
+    const recordingFetch: typeof fetch = (input, init) => {
+      sent.push(JSON.parse(String(init?.body)));
+      return fetch(input, init);
+    };
+    const client = () =>
+      new ApolloClient({
+        link: ApolloLink.from([
+          new PersistedQueryLink({ sha256 }),
+          new HttpLink({ uri: `${t.urls.b}/graphql`, headers: { authorization: `Bearer ${key}` }, fetch: recordingFetch }),
+        ]),
+        cache: new InMemoryCache(),
+        defaultOptions: { query: { fetchPolicy: 'network-only' } },
+      });
+    const first = await client().query({ query: gql(TOP), variables: { n: 3 } });
+    const second = await client().query({ query: gql(TOP), variables: { n: 3 } });
+    expect(second.data).toEqual(first.data);
+    expect((first.data as { predictionMarkets: { items: unknown[] } }).predictionMarkets.items).toMatchObject(await restTop(key, 3));
+    // The hash alone (not known yet), the text with its hash (registered), then the hash alone.
+    expect(sent.map((body) => [body.query === undefined ? 'hash' : 'text', Boolean(body.extensions?.persistedQuery)])).toEqual([
+      ['hash', true],
+      ['text', true],
+      ['hash', true],
+    ]);
+  });
+
+  it("a hash that does not match the query's text is the client's mistake: 400, BAD_USER_INPUT, said as it is", async () => {
+    const { key } = await t.createKey('pro', 'pro');
+    const send = (persistedQuery: unknown) =>
+      t.b
+        .post('/graphql')
+        .set(bearer(key))
+        .send({ query: TOP, variables: { n: 1 }, extensions: { persistedQuery } });
+    const mismatch = await send({ version: 1, sha256Hash: sha256('{ something { else } }') });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body.errors).toEqual([{ message: 'provided sha does not match query', extensions: { code: 'BAD_USER_INPUT' } }]);
+    const version = await send({ version: 2, sha256Hash: sha256(TOP) });
+    expect(version.status).toBe(400);
+    expect(version.body.errors).toEqual([{ message: 'Unsupported persisted query version', extensions: { code: 'BAD_USER_INPUT' } }]);
   });
 });
