@@ -87,9 +87,9 @@ function formatGraphQLError(options: Pick<GraphQLServerOptions, 'degraded' | 'lo
     if (unavailable) {
       return { message: unavailable.message, extensions: { code: 'SERVICE_UNAVAILABLE' }, ...(formatted.path ? { path: formatted.path } : {}) };
     }
-    if (isRefusedRequest(error, original)) {
-      // Apollo refused the request itself (a persisted query whose hash does not match its text, an
-      // unsupported version): the client's mistake, said as Apollo says it, never an internal error.
+    if (formatted.extensions?.code === 'INTERNAL_SERVER_ERROR' && isRefusedRequest(error, original)) {
+      // Apollo refused the request itself, without a code (a persisted query whose hash does not
+      // match its text, an unsupported version): the client's mistake, said as Apollo says it.
       return { message: formatted.message, extensions: { code: 'BAD_USER_INPUT' } };
     }
     if (formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {
