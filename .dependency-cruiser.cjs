@@ -1,14 +1,17 @@
 /**
  * The code's layers, checked on every `npm test` (dependency-cruiser). Imports point one way:
  *
- *   domain -> store -> services (feeds, ingest, quotas, keys, analytics, alerts, briefs)
- *     -> read models -> schema and resolvers (src/graphql) -> edge (the request sequence)
+ *   domain -> store -> computation (analytics, prediction: indicators, briefs, scoring, movements)
+ *     -> read models (what requests read, in memory)
+ *     -> services (feeds, ingest, alerts, the morning brief, keys, quotas, metrics, webhooks)
+ *     -> schema and resolvers (src/graphql) -> edge (the request sequence)
  *     -> transports (REST facades, /graphql over HTTP) -> http (listeners) -> composition (app, src/composition, cli, config)
  *
  * A module may import its own layer and the ones before it, never a later one, and no import
- * cycle is allowed anywhere.
+ * cycle is allowed anywhere. net, logging and cluster are leaves that import nothing of ours.
  */
 const later = (...folders) => `^src/(${folders.join('|')})(/|\\.ts$)`;
+const SERVICES = ['upstream', 'ingest', 'alerts', 'brief', 'auth', 'quota', 'metrics', 'webhooks'];
 
 module.exports = {
   forbidden: [
@@ -21,15 +24,34 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/domain/' },
     },
     {
-      name: 'store-below-services',
+      name: 'leaves-import-nothing-of-ours',
+      severity: 'error',
+      comment: 'net, logging and cluster are used by many layers, so they stand on none.',
+      from: { path: '^src/(net|logging|cluster)/' },
+      to: { path: '^src/', pathNot: '^src/(net|logging|cluster)/' },
+    },
+    {
+      name: 'store-below-computation',
       severity: 'error',
       from: { path: '^src/store/' },
-      to: { path: later('analytics', 'prediction', 'alerts', 'auth', 'quota', 'upstream', 'ingest', 'brief', 'metrics', 'webhooks', 'readmodel', 'graphql', 'edge', 'rest', 'graphql-http', 'http', 'cli', 'config', 'composition', 'app') },
+      to: { path: later('analytics', 'prediction', 'readmodel', ...SERVICES, 'graphql', 'edge', 'rest', 'graphql-http', 'http', 'cli', 'config', 'composition', 'app') },
+    },
+    {
+      name: 'computation-below-read-models',
+      severity: 'error',
+      from: { path: '^src/(analytics|prediction)/' },
+      to: { path: later('readmodel', ...SERVICES, 'graphql', 'edge', 'rest', 'graphql-http', 'http', 'cli', 'config', 'composition', 'app') },
+    },
+    {
+      name: 'read-models-below-services',
+      severity: 'error',
+      from: { path: '^src/readmodel/' },
+      to: { path: later(...SERVICES, 'graphql', 'edge', 'rest', 'graphql-http', 'http', 'cli', 'config', 'composition', 'app') },
     },
     {
       name: 'services-below-schema',
       severity: 'error',
-      from: { path: '^src/(analytics|prediction|alerts|auth|quota|upstream|ingest|brief|metrics|webhooks|readmodel)/' },
+      from: { path: `^src/(${SERVICES.join('|')})/` },
       to: { path: later('graphql', 'edge', 'rest', 'graphql-http', 'http', 'cli', 'config', 'composition', 'app') },
     },
     {
