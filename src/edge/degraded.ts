@@ -1,7 +1,7 @@
 /**
- * Answers a dependency spoiled: the database or Redis is down, hung or restarting. They become a
- * 503 in the variant's envelope (with Retry-After) instead of a 500, a wait, or an unsafe answer;
- * each one is logged and counted.
+ * Answers a dependency spoiled: the database or Redis is down, hung or restarting, or the store's
+ * disk is full. They become a 503 in the variant's envelope (with Retry-After) instead of a 500, a
+ * wait, or an unsafe answer; each one is logged (a full disk said as such) and counted.
  */
 import type { Logger } from 'pino';
 import { ApiError } from './errors.js';
@@ -11,14 +11,19 @@ const TRANSIENT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPI
 const TRANSIENT_MESSAGES =
   /timeout exceeded when trying to connect|query read timeout|connection terminated|client has encountered a connection error|connection is closed|not queryable|cannot use a pool after calling end/i;
 
-function isDependencyFailure(error: unknown): boolean {
+/** Storage full: SQLite's SQLITE_FULL, PostgreSQL's 53100 disk_full, the file system's ENOSPC. */
+const DISK_FULL_CODES = new Set(['SQLITE_FULL', '53100', 'ENOSPC']);
+
+/** What kind of dependency failure `error` is (it or a cause up to 4 deep), or undefined for none. */
+function dependencyFailure(error: unknown): 'disk_full' | 'unavailable' | undefined {
   for (let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
     const code = typeof e.code === 'string' ? e.code : '';
+    if (DISK_FULL_CODES.has(code)) return 'disk_full';
     // SQLSTATE classes 08 (connection), 53 (resources), 57 (operator intervention: shutdown, restart).
-    if (TRANSIENT_CODES.has(code) || /^(08|53|57)/.test(code)) return true;
-    if (typeof e.message === 'string' && TRANSIENT_MESSAGES.test(e.message)) return true;
+    if (TRANSIENT_CODES.has(code) || /^(08|53|57)/.test(code)) return 'unavailable';
+    if (typeof e.message === 'string' && TRANSIENT_MESSAGES.test(e.message)) return 'unavailable';
   }
-  return false;
+  return undefined;
 }
 
 const dependencyUnavailable = () => new ApiError(503, 'a dependency is temporarily unavailable; retry shortly', { 'Retry-After': '1' });
@@ -33,12 +38,17 @@ export interface DegradedAnswers {
 export function createDegradedAnswers(logger: Logger, counter?: { inc(labels: { where: string }): void }): DegradedAnswers {
   const record = (where: string, error: unknown) => {
     counter?.inc({ where });
-    logger.warn({ where, reason: (error as Error)?.message ?? String(error) }, 'degraded answer: 503, a dependency is unavailable');
+    const reason = (error as Error)?.message ?? String(error);
+    if (dependencyFailure(error) === 'disk_full') {
+      logger.error({ where, reason }, "degraded answer: 503, the store's disk is full (free space where DATA_DIR or the database lives)");
+    } else {
+      logger.warn({ where, reason }, 'degraded answer: 503, a dependency is unavailable');
+    }
   };
   return {
     record,
     answerFor(where, error) {
-      if (!isDependencyFailure(error)) return undefined;
+      if (dependencyFailure(error) === undefined) return undefined;
       record(where, error);
       return dependencyUnavailable();
     },
