@@ -14,9 +14,15 @@ const TRANSIENT_MESSAGES =
 /** Storage full: SQLite's SQLITE_FULL, PostgreSQL's 53100 disk_full, the file system's ENOSPC. */
 const DISK_FULL_CODES = new Set(['SQLITE_FULL', '53100', 'ENOSPC']);
 
-/** What kind of dependency failure `error` is (it or a cause up to 4 deep), or undefined for none. */
+type Failure = { code?: unknown; message?: unknown; cause?: unknown; thrownValue?: unknown };
+
+/**
+ * What kind of dependency failure `error` is (it or what it wraps, up to 4 deep: a `cause`, or the
+ * `thrownValue` graphql-js keeps when what was thrown does not pass for an Error, as an error from
+ * another realm does), or undefined for none.
+ */
 function dependencyFailure(error: unknown): 'disk_full' | 'unavailable' | undefined {
-  for (let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+  for (let e = error as Failure | undefined, depth = 0; e && depth < 4; e = (e.cause ?? e.thrownValue) as Failure | undefined, depth++) {
     const code = typeof e.code === 'string' ? e.code : '';
     if (DISK_FULL_CODES.has(code)) return 'disk_full';
     // SQLSTATE classes 08 (connection), 53 (resources), 57 (operator intervention: shutdown, restart).

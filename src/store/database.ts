@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { type Driver, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { type Engine, migrateToLatest } from './migrations.js';
 import type { Database } from './tables.js';
@@ -51,6 +51,27 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreConnect
   return connection;
 }
 
+/**
+ * SQLite ends a transaction itself on some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM); Kysely's
+ * ROLLBACK after it then fails with "cannot rollback - no transaction is active", and that error
+ * replaces the one that says what happened (a full disk answered as an internal error). No ROLLBACK
+ * is sent when none is open.
+ */
+class SqliteDialectKeepingTheCause extends SqliteDialect {
+  constructor(private readonly sqlite: BetterSqlite3.Database) {
+    super({ database: sqlite });
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const rollback = driver.rollbackTransaction.bind(driver);
+    driver.rollbackTransaction = async (connection) => {
+      if (this.sqlite.inTransaction) await rollback(connection);
+    };
+    return driver;
+  }
+}
+
 function openSqlite(dataDir: string): StoreConnection {
   fs.mkdirSync(dataDir, { recursive: true });
   const sqlite = new BetterSqlite3(path.join(dataDir, SQLITE_FILE));
@@ -60,7 +81,7 @@ function openSqlite(dataDir: string): StoreConnection {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialectKeepingTheCause(sqlite) });
   return {
     db,
     engine: 'sqlite',

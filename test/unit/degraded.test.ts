@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import { PassThrough } from 'node:stream';
 import Database from 'better-sqlite3';
+import { locatedError } from 'graphql';
 import pg from 'pg';
 import { pino } from 'pino';
 import { createDegradedAnswers } from '../../src/edge/degraded.js';
@@ -70,6 +71,14 @@ linuxOnly('a write that finds no space (ENOSPC), as the cause of another error, 
   const { degraded, lines } = answersWithLog();
   const error = new Error('could not write the backup', { cause: enospcError() });
   expect(degraded.answerFor('cli', error)).toMatchObject({ status: 503 });
+  expect(lines[0]!.msg).toMatch(/disk is full/);
+});
+
+it('the same when graphql-js received it as a value that is not an Error (one from another realm)', () => {
+  const { degraded, lines } = answersWithLog();
+  const wrapped = locatedError({ code: 'SQLITE_FULL', message: 'database or disk is full' }, undefined).originalError;
+  expect(wrapped?.name).toBe('NonErrorThrown');
+  expect(degraded.answerFor('graphql', wrapped)).toMatchObject({ status: 503 });
   expect(lines[0]!.msg).toMatch(/disk is full/);
 });
 

@@ -1,0 +1,80 @@
+/**
+ * The embedded store on a disk that fills up (a 16 MB tmpfs, filled by another file): writes are
+ * refused as a dependency failure (SERVICE_UNAVAILABLE, a log line that says the disk is full),
+ * never as an internal error; what was acknowledged stays; reads keep answering; and once space is
+ * freed, writes go through again. Needs root to mount (CI runs as root); skipped with a message
+ * elsewhere.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { bearer, startTestService, type TestService } from '../support/service.js';
+
+const mountPoint = fs.mkdtempSync(path.join(os.tmpdir(), 'mgw-full-'));
+const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=16m', 'tmpfs', mountPoint]).status === 0;
+if (!mounted) console.warn('SKIPPING the full-disk test: cannot mount a tmpfs here (needs root)');
+const maybe = mounted ? it : it.skip;
+
+let t: TestService | undefined;
+const logLines: string[] = [];
+afterAll(async () => {
+  await t?.close();
+  if (mounted) spawnSync('umount', [mountPoint]);
+  fs.rmSync(mountPoint, { recursive: true, force: true });
+});
+
+/** Fills the file system with one file until it refuses a byte more. */
+function fill(file: string): void {
+  const fd = fs.openSync(file, 'w');
+  const block = Buffer.alloc(64 * 1024);
+  try {
+    for (;;) fs.writeSync(fd, block);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+const CREATE = 'mutation($in: CreatePriceAlertInput!) { createPriceAlert(input: $in) { id } }';
+
+maybe(
+  'writes on a full disk are SERVICE_UNAVAILABLE and logged as a full disk; acknowledged ones stay; reads answer; freed space heals',
+  async () => {
+    const dataDir = path.join(mountPoint, 'data');
+    fs.mkdirSync(dataDir);
+    t = await startTestService({ dataDir, env: { LOG_LEVEL: 'warn' }, logSink: { write: (line) => void logLines.push(line) } });
+    const { key } = await t.createKey('enterprise'); // unmetered: the disk, not the quota, must say no
+    const create = (i: number) =>
+      t!.a
+        .post('/graphql')
+        .set(bearer(key))
+        .send({ query: CREATE, variables: { in: { symbol: 'BTC/USD', kind: 'PRICE_ABOVE', threshold: 1e9 + i } } });
+
+    fill(path.join(mountPoint, 'filler'));
+    const acknowledged: string[] = [];
+    let refusal: { code?: string } | undefined;
+    for (let i = 0; i < 2_000 && !refusal; i++) {
+      const res = await create(i);
+      if (res.body.data?.createPriceAlert) acknowledged.push(res.body.data.createPriceAlert.id);
+      else refusal = { code: res.body.errors?.[0]?.extensions?.code };
+    }
+    // A resolver's error: the operation answers, with the code (SQLite rolled back the write itself).
+    expect({ ...refusal, log: refusal?.code === 'SERVICE_UNAVAILABLE' ? 'ok' : logLines.slice(-2) }).toEqual({ code: 'SERVICE_UNAVAILABLE', log: 'ok' });
+    expect(logLines.some((line) => /disk is full/.test(line))).toBe(true);
+    expect(logLines.some((line) => /"level":50.*graphql resolver failed/.test(line))).toBe(false); // not an internal error
+
+    // Reads still answer, and every acknowledged alert is there.
+    expect((await t.a.get('/api/v1/markets?limit=1').set(bearer(key))).status).toBe(200);
+    const listed = await t.a.post('/graphql').set(bearer(key)).send({ query: '{ priceAlerts { items { id } total } }' });
+    const ids = (listed.body.data.priceAlerts.items as { id: string }[]).map((a) => a.id);
+    expect(acknowledged.length).toBeGreaterThan(0);
+    expect(ids).toEqual(expect.arrayContaining(acknowledged));
+
+    fs.rmSync(path.join(mountPoint, 'filler'));
+    const healed = await create(99_999);
+    expect(healed.body.data?.createPriceAlert?.id).toEqual(expect.any(String));
+  },
+  60_000,
+);
