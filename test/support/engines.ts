@@ -1,7 +1,7 @@
 /**
  * Runs a suite on every store engine: SQLite in a temp dir always, PostgreSQL when it is
  * reachable (a fresh schema per suite). With REQUIRE_SERVICES=1 (CI) an unreachable
- * PostgreSQL fails the suite instead of skipping it.
+ * PostgreSQL stops the run in Jest's global setup instead of skipping.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,27 +10,10 @@ import pg from 'pg';
 import { randomBase62 } from '../../src/domain/ids.js';
 
 export const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const required = process.env.REQUIRE_SERVICES === '1';
 
-let pgAvailable: boolean | undefined;
-
+/** Whether PostgreSQL is there: Jest's global setup checked once, and said so (global-setup.mjs). */
 export async function postgresAvailable(): Promise<boolean> {
-  if (pgAvailable !== undefined) return pgAvailable;
-  // Jest's global setup found it unreachable and said so once (global-setup.mjs).
-  if (process.env.MGW_TEST_NO_POSTGRES) return false;
-  const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 1500 });
-  try {
-    await client.connect();
-    await client.query('select 1');
-    pgAvailable = true;
-  } catch (error) {
-    if (required) throw new Error(`REQUIRE_SERVICES=1 but PostgreSQL at ${PG_ADMIN_URL} is unreachable: ${String(error)}`);
-    console.warn(`SKIPPING PostgreSQL tests: ${PG_ADMIN_URL} unreachable (${String(error)})`);
-    pgAvailable = false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-  return pgAvailable;
+  return !process.env.MGW_TEST_NO_POSTGRES;
 }
 
 /** A private PostgreSQL schema; the URL points search_path at it. */

@@ -1,10 +1,10 @@
 /**
  * Jest's global setup: the tests that run the service or the CLI as a child process run the built
  * code, as `npm start` does, so dist/ is brought up to date once here (a no-op when it is fresh).
- * It also says once what this machine skips (whole upstream recordings, PostgreSQL, Redis), rather
- * than once per suite with a code frame; the suites read the verdict from the environment that
- * their workers inherit (test/support/engines.ts, redis.ts). With REQUIRE_SERVICES=1 nothing is
- * skipped: a missing service fails the suites that need it.
+ * It is also the one place that checks PostgreSQL and Redis, and says once what this machine skips
+ * (whole upstream recordings, PostgreSQL, Redis) rather than once per suite with a code frame; the
+ * suites read the verdict from the environment their workers inherit (test/support/engines.ts,
+ * redis.ts). With REQUIRE_SERVICES=1 (CI) a missing service stops the run here instead.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -52,16 +52,15 @@ export default async function globalSetup() {
       `SKIPPING the tests on whole upstream recordings: ${shared} is absent (CI has it beside the clone; the trimmed excerpts in test/fixtures/recorded still run).\n`,
     );
   }
-  if (process.env.REQUIRE_SERVICES !== '1') {
-    const [postgres, redis] = await Promise.all([postgresProblem(), redisProblem()]);
-    if (postgres) {
-      process.env.MGW_TEST_NO_POSTGRES = postgres;
-      process.stderr.write(`SKIPPING the PostgreSQL tests: ${PG_URL} unreachable (${postgres}).\n`);
-    }
-    if (redis) {
-      process.env.MGW_TEST_NO_REDIS = redis;
-      process.stderr.write(`SKIPPING the Redis tests: ${REDIS_URL} unreachable (${redis}).\n`);
-    }
+  const [postgres, redis] = await Promise.all([postgresProblem(), redisProblem()]);
+  for (const [name, url, problem, flag] of [
+    ['PostgreSQL', PG_URL, postgres, 'MGW_TEST_NO_POSTGRES'],
+    ['Redis', REDIS_URL, redis, 'MGW_TEST_NO_REDIS'],
+  ]) {
+    if (!problem) continue;
+    if (process.env.REQUIRE_SERVICES === '1') throw new Error(`REQUIRE_SERVICES=1 but ${name} at ${url} is unreachable: ${problem}`);
+    process.env[flag] = problem;
+    process.stderr.write(`SKIPPING the ${name} tests: ${url} unreachable (${problem}).\n`);
   }
   const result = spawnSync(process.execPath, [path.join(root, 'scripts/build-if-stale.mjs')], { stdio: 'inherit', cwd: root });
   if (result.status !== 0) throw new Error('the build for the child-process tests failed (see above)');
