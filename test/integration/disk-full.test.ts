@@ -1,8 +1,9 @@
 /**
  * The embedded store on a disk that fills up (a 16 MB tmpfs, filled by another file): writes are
  * refused as a dependency failure (SERVICE_UNAVAILABLE, a log line that says the disk is full),
- * never as an internal error; what was acknowledged stays; reads keep answering; and once space is
- * freed, writes go through again. Needs root to mount (CI runs as root); skipped with a message
+ * never as an internal error; what was acknowledged stays; unmetered reads answer, metered ones are
+ * refused 503 (their day count cannot be kept, and nothing is admitted unmetered); once space is
+ * freed, all go through again. Needs root to mount (CI runs as root); skipped with a message
  * elsewhere.
  */
 import { spawnSync } from 'node:child_process';
@@ -40,12 +41,13 @@ function fill(file: string): void {
 const CREATE = 'mutation($in: CreatePriceAlertInput!) { createPriceAlert(input: $in) { id } }';
 
 maybe(
-  'writes on a full disk are SERVICE_UNAVAILABLE and logged as a full disk; acknowledged ones stay; reads answer; freed space heals',
+  'writes on a full disk are SERVICE_UNAVAILABLE and logged as a full disk; acknowledged ones stay; metered reads 503; freed space heals',
   async () => {
     const dataDir = path.join(mountPoint, 'data');
     fs.mkdirSync(dataDir);
     t = await startTestService({ dataDir, env: { LOG_LEVEL: 'warn' }, logSink: { write: (line) => void logLines.push(line) } });
     const { key } = await t.createKey('enterprise'); // unmetered: the disk, not the quota, must say no
+    const metered = await t.createKey('pro');
     const create = (i: number) =>
       t!.a
         .post('/graphql')
@@ -67,6 +69,12 @@ maybe(
 
     // Reads still answer, and every acknowledged alert is there.
     expect((await t.a.get('/api/v1/markets?limit=1').set(bearer(key))).status).toBe(200);
+    // A metered key's day count cannot be kept: refused as a dependency failure, never admitted
+    // unmetered (as when Redis is down), in the envelope with Retry-After.
+    const refusedRead = await t.a.get('/api/v1/markets?limit=1').set(bearer(metered.key));
+    expect(refusedRead.status).toBe(503);
+    expect(refusedRead.headers['retry-after']).toBe('1');
+    expect(refusedRead.body).toEqual({ success: false, error: { code: 503, type: 'service_unavailable', message: expect.any(String) } });
     const listed = await t.a.post('/graphql').set(bearer(key)).send({ query: '{ priceAlerts { items { id } total } }' });
     const ids = (listed.body.data.priceAlerts.items as { id: string }[]).map((a) => a.id);
     expect(acknowledged.length).toBeGreaterThan(0);
@@ -75,6 +83,7 @@ maybe(
     fs.rmSync(path.join(mountPoint, 'filler'));
     const healed = await create(99_999);
     expect(healed.body.data?.createPriceAlert?.id).toEqual(expect.any(String));
+    expect((await t.a.get('/api/v1/markets?limit=1').set(bearer(metered.key))).status).toBe(200);
   },
   60_000,
 );
