@@ -42,20 +42,21 @@ export interface DegradedAnswers {
 }
 
 export function createDegradedAnswers(logger: Logger, counter?: { inc(labels: { where: string }): void }): DegradedAnswers {
-  const record = (where: string, error: unknown) => {
+  const log = (where: string, error: unknown, kind: ReturnType<typeof dependencyFailure>) => {
     counter?.inc({ where });
     const reason = (error as Error)?.message ?? String(error);
-    if (dependencyFailure(error) === 'disk_full') {
+    if (kind === 'disk_full') {
       logger.error({ where, reason }, "degraded answer: 503, the store's disk is full (free space where DATA_DIR or the database lives)");
     } else {
       logger.warn({ where, reason }, 'degraded answer: 503, a dependency is unavailable');
     }
   };
   return {
-    record,
+    record: (where, error) => log(where, error, dependencyFailure(error)),
     answerFor(where, error) {
-      if (dependencyFailure(error) === undefined) return undefined;
-      record(where, error);
+      const kind = dependencyFailure(error); // classified once, for the answer and its log line
+      if (kind === undefined) return undefined;
+      log(where, error, kind);
       return dependencyUnavailable();
     },
   };
