@@ -4,6 +4,7 @@ import { createMarketRepository } from './markets.js';
 import { createPredictionRepository } from './prediction.js';
 import { createPriceAlertRepository } from './price-alerts.js';
 import { createQuotaDayRepository } from './quota-days.js';
+import { createTrustedDocumentRepository } from './trusted-documents.js';
 import { createWebhookRepository } from './webhooks.js';
 
 export { openStore, type StoreConnection } from './database.js';
@@ -18,6 +19,7 @@ export function createStore(connection: StoreConnection) {
     prediction: createPredictionRepository(connection.db),
     quotaDays: createQuotaDayRepository(connection.db),
     webhooks: createWebhookRepository(connection.db),
+    trustedDocuments: createTrustedDocumentRepository(connection.db),
   };
 }
 

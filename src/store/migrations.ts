@@ -309,6 +309,32 @@ const alertsVersion: Migration = {
   },
 };
 
+/**
+ * Trusted documents (issue 23): the manifest of operations clients may send, replaced whole by each
+ * load, beside a one-row generation counter that the load bumps in its transaction, so instances
+ * learn of a new manifest with one primary-key read.
+ */
+const trustedDocuments: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('trusted_documents')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('body', 'text', (c) => c.notNull())
+      .addColumn('name', 'text')
+      .addColumn('type', 'text')
+      .addColumn('loaded_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('trusted_documents_meta')
+      .addColumn('id', 'integer', (c) => c.primaryKey())
+      .addColumn('version', 'integer', (c) => c.notNull())
+      .addColumn('loaded_at', 'bigint')
+      .addCheckConstraint('trusted_documents_meta_one_row', sql`id = 1`)
+      .execute();
+    await sql`insert into trusted_documents_meta (id, version, loaded_at) values (1, 0, null)`.execute(db);
+  },
+};
+
 /** Ordered by name; never edit a migration that has shipped, add a new one. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -320,6 +346,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0006_webhooks': webhooks(engine),
     '0007_history_volume': historyVolume,
     '0008_alerts_version': alertsVersion,
+    '0009_trusted_documents': trustedDocuments,
   };
 }
 

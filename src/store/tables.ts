@@ -176,6 +176,24 @@ export interface WebhookDeliveriesTable {
   finished_at: number | null;
 }
 
+/** A trusted document (issue 23): an operation clients may send, known by the SHA-256 of its text. */
+export interface TrustedDocumentsTable {
+  /** SHA-256 of `body`, lowercase hex. */
+  id: string;
+  body: string;
+  name: string | null;
+  /** query, mutation or subscription, where the manifest said. */
+  type: string | null;
+  loaded_at: number;
+}
+
+/** One row (id 1): the manifest's generation, bumped by every load, and when the last load was. */
+export interface TrustedDocumentsMetaTable {
+  id: number;
+  version: number;
+  loaded_at: number | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -193,4 +211,6 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  trusted_documents: TrustedDocumentsTable;
+  trusted_documents_meta: TrustedDocumentsMetaTable;
 }
