@@ -60,7 +60,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const accountAlerts = new AccountAlerts(store, live);
   const services: GraphQLServices = { store, markets, briefs, predictions, morningBriefs: jobs.morningBriefs, webhooks, live, accountAlerts, now };
   const graphql = await buildGraphQL({ config, authenticator: access.authenticator, services, metrics, degraded, logger });
-  const ready = buildReadiness({ stores, markets, predictions, liveFeeds: jobs.liveFeeds, now });
+  const ready = buildReadiness({ stores, markets, predictions, liveFeeds: jobs.liveFeeds, now, degraded, dataDir: stores.pgUrl ? undefined : config.dataDir });
   const apps = buildVariantApps({ edges: access.edges, graphql, services, ready, metrics, degraded, logger });
 
   return {

@@ -24,10 +24,11 @@ export async function loadCliConfig(): Promise<Config> {
  */
 export async function withStore<T>(work: (store: Store) => Promise<T>): Promise<T> {
   const config = await loadCliConfig();
-  const [{ createStore }, { openConfiguredStore, storeLocation }, { ConfigError }] = await Promise.all([
+  const [{ createStore }, { openConfiguredStore, storeLocation }, { ConfigError }, { diskFullReason }] = await Promise.all([
     import('../store/index.js'),
     import('../config/open-store.js'),
     import('../config/config.js'),
+    import('../edge/degraded.js'),
   ]);
   if (!config.databaseUrl && !fs.existsSync(config.dataDir)) {
     throw new CliError(
@@ -35,11 +36,20 @@ export async function withStore<T>(work: (store: Store) => Promise<T>): Promise<
     );
   }
   process.stderr.write(`store: ${storeLocation(config)}\n`);
+  /** A full disk (classified as the server's answers are, at open or in the work), said with where the store lives. */
+  const diskFull = (error: unknown) => {
+    const reason = diskFullReason(error);
+    if (reason === undefined) return undefined;
+    const disk = config.databaseUrl ? `the disk of the database server (${storeLocation(config)})` : `the disk holding the data directory ${config.dataDir}`;
+    return new CliError(`${disk} is full (${reason}); free space and retry`);
+  };
   const connection = await openConfiguredStore(config).catch((error: unknown) => {
-    throw error instanceof ConfigError ? new CliError(error.message) : error;
+    throw diskFull(error) ?? (error instanceof ConfigError ? new CliError(error.message) : error);
   });
   try {
     return await work(createStore(connection));
+  } catch (error) {
+    throw diskFull(error) ?? error;
   } finally {
     await connection.close();
   }

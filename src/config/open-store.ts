@@ -24,6 +24,6 @@ export async function openConfiguredStore(config: StoreSettings, options: Omit<O
     // A refused connection is an AggregateError with an empty message: its parts say what happened.
     const parts = error instanceof AggregateError && !error.message ? error.errors : [error];
     const reason = [...new Set(parts.map((e: { message?: string; code?: string }) => e?.message || e?.code || String(e)))].join('; ');
-    throw new ConfigError(`${setting}: cannot open the store: ${reason}`);
+    throw new ConfigError(`${setting}: cannot open the store: ${reason}`, { cause: error });
   }
 }

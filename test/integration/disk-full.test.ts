@@ -2,14 +2,16 @@
  * The embedded store on a disk that fills up (a 16 MB tmpfs, filled by another file): writes are
  * refused as a dependency failure (SERVICE_UNAVAILABLE, a log line that says the disk is full),
  * never as an internal error; what was acknowledged stays; unmetered reads answer, metered ones are
- * refused 503 (their day count cannot be kept, and nothing is admitted unmetered); once space is
- * freed, all go through again. Needs root to mount (CI runs as root); skipped with a message
- * elsewhere.
+ * refused 503 (their day count cannot be kept, and nothing is admitted unmetered); /ready says
+ * `disk_full` with the data directory; a CLI write says the data directory's disk is full in one
+ * line; once space is freed, all go through again and /ready is ready, without a restart. Needs
+ * root to mount (CI runs as root); skipped with a message elsewhere.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { runCli } from '../support/cli.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 
 const mountPoint = fs.mkdtempSync(path.join(os.tmpdir(), 'mgw-full-'));
@@ -19,9 +21,12 @@ const maybe = mounted ? it : it.skip;
 
 let t: TestService | undefined;
 const logLines: string[] = [];
+const children = new AbortController(); // the CLI's processes, killed whatever the outcome
 afterAll(async () => {
+  children.abort();
   await t?.close();
-  if (mounted) spawnSync('umount', [mountPoint]);
+  // A process still holding a file there would make umount fail: detach it then (-l), never leave it mounted.
+  if (mounted && spawnSync('umount', [mountPoint]).status !== 0) spawnSync('umount', ['-l', mountPoint]);
   fs.rmSync(mountPoint, { recursive: true, force: true });
 });
 
@@ -41,7 +46,7 @@ function fill(file: string): void {
 const CREATE = 'mutation($in: CreatePriceAlertInput!) { createPriceAlert(input: $in) { id } }';
 
 maybe(
-  'writes on a full disk are SERVICE_UNAVAILABLE and logged as a full disk; acknowledged ones stay; metered reads 503; freed space heals',
+  'writes on a full disk are SERVICE_UNAVAILABLE and logged as a full disk; acknowledged ones stay; metered reads 503; /ready and the CLI name the data directory; freed space heals',
   async () => {
     const dataDir = path.join(mountPoint, 'data');
     fs.mkdirSync(dataDir);
@@ -80,10 +85,36 @@ maybe(
     expect(acknowledged.length).toBeGreaterThan(0);
     expect(ids).toEqual(expect.arrayContaining(acknowledged));
 
+    // /ready names the condition and where, on both listeners.
+    for (const agent of [t.a, t.b]) {
+      const ready = await agent.get('/ready');
+      expect(ready.status).toBe(503);
+      expect(ready.body).toMatchObject({
+        status: 'not_ready',
+        checks: { store: 'ok', storage: 'disk_full' },
+        storage: { condition: 'disk_full', where: dataDir, freeBytes: expect.any(Number) },
+      });
+    }
+
+    // A CLI write: one line naming the data directory, no stack, non-zero exit.
+    const cli = await runCli(['keys', 'create', '--json'], { DATA_DIR: dataDir }, { signal: children.signal });
+    expect(cli).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `store: SQLite ${dataDir}/market-gateway.sqlite\nerror: the disk holding the data directory ${dataDir} is full (database or disk is full); free space and retry\n`,
+    });
+
     fs.rmSync(path.join(mountPoint, 'filler'));
+    const readyAgain = await t.a.get('/ready'); // no write needed to notice: a look at the free space
+    expect({ status: readyAgain.status, checks: readyAgain.body.checks, storage: readyAgain.body.storage }).toEqual({
+      status: 200,
+      checks: expect.objectContaining({ storage: 'ok', data: 'fresh' }),
+      storage: undefined,
+    });
     const healed = await create(99_999);
     expect(healed.body.data?.createPriceAlert?.id).toEqual(expect.any(String));
     expect((await t.a.get('/api/v1/markets?limit=1').set(bearer(metered.key))).status).toBe(200);
+    expect((await runCli(['keys', 'create', '--json'], { DATA_DIR: dataDir }, { signal: children.signal })).code).toBe(0);
   },
   60_000,
 );

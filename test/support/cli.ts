@@ -15,8 +15,11 @@ export interface CliResult {
   stderr: string;
 }
 
-/** The child ignores the parent's DATABASE_URL and DEBUG (SQLite in DATA_DIR) unless `env` sets them. */
-export function runCli(args: readonly string[], env: Record<string, string>): Promise<CliResult> {
+/**
+ * The child ignores the parent's DATABASE_URL and DEBUG (SQLite in DATA_DIR) unless `env` sets them.
+ * `signal` kills it when aborted (a suite's afterAll, whatever the outcome).
+ */
+export function runCli(args: readonly string[], env: Record<string, string>, options: { signal?: AbortSignal } = {}): Promise<CliResult> {
   const inherited: NodeJS.ProcessEnv = { ...process.env };
   delete inherited.DATABASE_URL;
   delete inherited.DEBUG;
@@ -26,7 +29,7 @@ export function runCli(args: readonly string[], env: Record<string, string>): Pr
     execFile(
       process.execPath,
       [CLI_MAIN, ...args],
-      { cwd: REPO_ROOT, env: childEnv, timeout: CLI_TIMEOUT_MS, killSignal: 'SIGKILL' },
+      { cwd: REPO_ROOT, env: childEnv, timeout: CLI_TIMEOUT_MS, killSignal: 'SIGKILL', signal: options.signal },
       (error, stdout, stderr) => {
         if (error?.killed) {
           resolve({ code: -1, stdout, stderr: `${stderr}\n[test] killed: no exit within ${CLI_TIMEOUT_MS} ms (market-gateway ${args.join(' ')})` });

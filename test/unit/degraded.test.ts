@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { locatedError } from 'graphql';
 import pg from 'pg';
 import { pino } from 'pino';
-import { createDegradedAnswers } from '../../src/edge/degraded.js';
+import { createDegradedAnswers, diskFullReason } from '../../src/edge/degraded.js';
 
 function answersWithLog() {
   const lines: { level: number; msg: string; where: string }[] = [];
@@ -58,6 +58,7 @@ it("SQLite's SQLITE_FULL is a 503 with Retry-After, logged as a full disk", () =
   expect((error as { code?: string }).code).toBe('SQLITE_FULL');
   expect(degraded.answerFor('rest', error)).toMatchObject({ status: 503, headers: { 'Retry-After': '1' } });
   expect(lines).toEqual([expect.objectContaining({ level: 50, where: 'rest', msg: expect.stringMatching(/disk is full/) })]);
+  expect(degraded.lastDiskFull()).toEqual(expect.any(Number)); // readiness names the condition from it
 });
 
 it("PostgreSQL's disk_full (53100) is the same", () => {
@@ -72,6 +73,8 @@ linuxOnly('a write that finds no space (ENOSPC), as the cause of another error, 
   const error = new Error('could not write the backup', { cause: enospcError() });
   expect(degraded.answerFor('cli', error)).toMatchObject({ status: 503 });
   expect(lines[0]!.msg).toMatch(/disk is full/);
+  // The CLI's message quotes what the file system said, not the wrapper.
+  expect(diskFullReason(error)).toMatch(/^ENOSPC: no space left on device/);
 });
 
 it('the same when graphql-js received it as a value that is not an Error (one from another realm)', () => {
@@ -87,4 +90,6 @@ it('a lost connection is still a 503 without the disk in its log line; a bug is 
   expect(degraded.answerFor('rest', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))).toMatchObject({ status: 503 });
   expect(lines[0]).toMatchObject({ level: 40, msg: expect.not.stringMatching(/disk/) });
   expect(degraded.answerFor('rest', new TypeError('x is undefined'))).toBeUndefined();
+  expect(degraded.lastDiskFull()).toBeUndefined();
+  expect(diskFullReason(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))).toBeUndefined();
 });
