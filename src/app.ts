@@ -17,6 +17,7 @@ import { buildVariantApps } from './composition/variants.js';
 import { ConfigError, type Config } from './config/config.js';
 import { checkDeployment, type Role } from './config/deployment.js';
 import { storeLocation } from './config/open-store.js';
+import { createClassifier } from './edge/classify.js';
 import { createDegradedAnswers } from './edge/degraded.js';
 import type { GraphQLServices } from './graphql/services.js';
 import { connectionLimitsFor } from './http/http-server.js';
@@ -51,17 +52,18 @@ export async function createService(config: Config, options: ServiceOptions = {}
 
   const metrics = createMetrics();
   const degraded = createDegradedAnswers(logger, metrics.degradedAnswers);
+  const classify = createClassifier(degraded, logger);
   const live = new LiveEvents();
   const jobs = buildJobs({ config, stores, markets, predictions, briefs, live, metrics, logger, now });
   const coordination = buildCoordination({ role, stores, jobs, markets, predictions, live, logger, now });
-  const access = buildAccess({ config, stores, metrics, degraded, logger, now });
+  const access = buildAccess({ config, stores, metrics, degraded, classify, logger, now });
   const webhooks = { repo: store.webhooks, policy: config.webhooks.policy, onQueued: jobs.webhooks.wake };
   metrics.watchWebhookQueue(() => store.webhooks.queueStats());
   const accountAlerts = new AccountAlerts(store, live);
   const services: GraphQLServices = { store, markets, briefs, predictions, morningBriefs: jobs.morningBriefs, webhooks, live, accountAlerts, now };
-  const graphql = await buildGraphQL({ config, authenticator: access.authenticator, services, metrics, degraded, logger });
+  const graphql = await buildGraphQL({ config, authenticator: access.authenticator, services, metrics, classify, logger });
   const ready = buildReadiness({ stores, markets, predictions, liveFeeds: jobs.liveFeeds, now, degraded, dataDir: stores.pgUrl ? undefined : config.dataDir });
-  const apps = buildVariantApps({ edges: access.edges, graphql, services, ready, metrics, degraded, logger });
+  const apps = buildVariantApps({ edges: access.edges, graphql, services, ready, metrics, classify, logger });
 
   return {
     logger,

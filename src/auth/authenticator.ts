@@ -11,6 +11,7 @@ import { hashApiKey, hashesEqual, isWellFormedApiKey } from './api-key.js';
 export interface Principal {
   keyId: string;
   account: Account;
+  anyOperation?: boolean;
 }
 
 interface AuthenticatorOptions {

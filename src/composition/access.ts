@@ -7,6 +7,7 @@ import { createAuthenticator } from '../auth/authenticator.js';
 import type { Config } from '../config/config.js';
 import type { Variant } from '../domain/variant.js';
 import type { DegradedAnswers } from '../edge/degraded.js';
+import type { Classify } from '../edge/classify.js';
 import { createEdge, type Edge } from '../edge/edge.js';
 import type { createMetrics } from '../metrics/metrics.js';
 import { createStoreQuota } from '../quota/index.js';
@@ -18,11 +19,12 @@ interface AccessDeps {
   stores: Stores;
   metrics: ReturnType<typeof createMetrics>;
   degraded: DegradedAnswers;
+  classify: Classify;
   logger: Logger;
   now: () => number;
 }
 
-export function buildAccess({ config, stores, metrics, degraded, logger, now }: AccessDeps) {
+export function buildAccess({ config, stores, metrics, degraded, classify, logger, now }: AccessDeps) {
   const { store, redis } = stores;
   let staleLoggedAt = 0;
   const authenticator = createAuthenticator({
@@ -47,6 +49,7 @@ export function buildAccess({ config, stores, metrics, degraded, logger, now }: 
       authenticator,
       quota,
       now,
+      classify,
       onDegraded: (error) => degraded.record(`quota ${variant}`, error),
       onRefused: (product) => metrics.quotaRejections.inc({ variant, product }),
     });

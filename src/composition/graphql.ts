@@ -1,13 +1,15 @@
-/** The unified schema and /graphql over it: Apollo Server, the compiled fast path, one error formatter, per-listener handlers. */
+/** The unified schema and /graphql over it: the operation catalogue, Apollo Server, one error formatter, per-listener handlers. */
+import { NoSchemaIntrospectionCustomRule } from 'graphql';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
-import type { DegradedAnswers } from '../edge/degraded.js';
+import type { Classify } from '../edge/classify.js';
 import type { Edge } from '../edge/edge.js';
+import { createOperationCatalogue } from '../graphql/catalogue/catalogue.js';
+import { GRAPHQL_LIMITS, guardRules } from '../graphql/catalogue/guards.js';
+import { createTrustedDocuments } from '../graphql/catalogue/trusted-documents.js';
 import { createSchema } from '../graphql/schema.js';
 import type { GraphQLServices } from '../graphql/services.js';
 import { createErrorFormatter, createGraphQLServer } from '../graphql-http/apollo-server.js';
-import { createOperationCompiler } from '../graphql-http/compiled-operations.js';
-import { graphqlGuards } from '../graphql-http/guards.js';
 import { createGraphQLHttpHandler } from '../graphql-http/http-handler.js';
 import type { createMetrics } from '../metrics/metrics.js';
 import type { Authenticator } from '../auth/authenticator.js';
@@ -18,55 +20,55 @@ import { subscriptionCap } from '../quota/plans.js';
 
 /** Largest /graphql body; a larger one is refused with 413 before it is read whole. */
 const MAX_GRAPHQL_BODY_BYTES = 100 * 1024;
+/** How often each instance asks the store whether a new manifest of trusted documents was loaded. */
+const TRUSTED_DOCUMENTS_POLL_MS = 1_000;
 
 interface GraphQLDeps {
   config: Config;
   authenticator: Authenticator;
   services: GraphQLServices;
   metrics: ReturnType<typeof createMetrics>;
-  degraded: DegradedAnswers;
+  classify: Classify;
   logger: Logger;
 }
 
-export async function buildGraphQL({ config, authenticator, services, metrics, degraded, logger }: GraphQLDeps) {
+export async function buildGraphQL({ config, authenticator, services, metrics, classify, logger }: GraphQLDeps) {
   const schema = createSchema();
-  const guards = graphqlGuards();
-  const formatError = createErrorFormatter({ degraded, logger, suggestions: config.graphql.suggestions });
-  const apollo = await createGraphQLServer({ schema, guards, formatError, production: config.production, ...config.graphql, logger, degraded });
+  const trusted = createTrustedDocuments({
+    mode: config.graphql.trustedDocuments,
+    source: services.store.trustedDocuments,
+    pollMs: TRUSTED_DOCUMENTS_POLL_MS,
+    logger,
+    untrusted: metrics.untrustedOperations,
+  });
+  // Before any listener serves: under `enforce`, nothing may run on an empty manifest by accident.
+  await trusted.start();
+  // Introspection off (production): refused when the catalogue validates, as Apollo's own rule would.
+  const validationRules = [...guardRules(), ...(config.graphql.introspection ? [] : [NoSchemaIntrospectionCustomRule])];
+  const catalogue = createOperationCatalogue({ schema, services, validationRules, maxTokens: GRAPHQL_LIMITS.maxTokens, trusted });
+  const formatError = createErrorFormatter({ classify, suggestions: config.graphql.suggestions });
+  const apollo = await createGraphQLServer({ schema, catalogue, formatError, production: config.production, ...config.graphql });
   const subscriptionServers: SubscriptionServer[] = [];
   // One count of subscriptions per account for both listeners and both transports.
   const holds = new SubscriptionHolds((principal) => subscriptionCap(principal.account, config.planLimits));
   metrics.watchOpenSubscriptions(() => holds.total());
-  const compiler = createOperationCompiler(schema, { validationRules: guards.validationRules, maxTokens: guards.parseOptions.maxTokens });
   return {
     schema,
+    catalogue,
+    trusted,
     /** Introspection is on (outside production, unless configured): explorers can read the schema. */
     introspection: config.graphql.introspection,
     /** /graphql on the listener of `edge`'s variant. */
     handlerFor: (edge: Edge) =>
-      createGraphQLHttpHandler({
-        server: apollo,
-        schema,
-        compiler,
-        edge,
-        services,
-        formatError,
-        requests: metrics.graphqlRequests,
-        degraded,
-        maxBodyBytes: MAX_GRAPHQL_BODY_BYTES,
-      }),
+      createGraphQLHttpHandler({ server: apollo, catalogue, edge, formatError, requests: metrics.graphqlRequests, maxBodyBytes: MAX_GRAPHQL_BODY_BYTES }),
     /** Subscriptions on the listener of `edge`'s variant: over WebSocket, and over Server-Sent Events. */
     subscriptionsFor: (edge: Edge) => {
       const gate = createSubscriptionGate({
         schema,
+        catalogue,
         formatError,
         edge,
-        services,
         holds,
-        degraded,
-        validationRules: guards.validationRules,
-        maxTokens: guards.parseOptions.maxTokens,
-        logger,
         onSubscribed: () => metrics.subscriptions.inc({ variant: edge.variant }),
       });
       const server = createSubscriptionServer({ schema, edge, gate, authenticator, limits: DEFAULT_SUBSCRIPTION_LIMITS, logger });
@@ -74,6 +76,7 @@ export async function buildGraphQL({ config, authenticator, services, metrics, d
       return { ...server, sse: createSseHandler({ edge, gate }) };
     },
     async stop(): Promise<void> {
+      trusted.stop();
       await Promise.all(subscriptionServers.map((s) => s.close()));
       await apollo.stop();
     },

@@ -2,7 +2,7 @@
 import type { GatewayApp } from '../http/http-server.js';
 import type { Logger } from 'pino';
 import type { Variant } from '../domain/variant.js';
-import type { DegradedAnswers } from '../edge/degraded.js';
+import type { Classify } from '../edge/classify.js';
 import type { Edge } from '../edge/edge.js';
 import type { GraphQLServices } from '../graphql/services.js';
 import { createVariantApp } from '../http/variant-app.js';
@@ -39,11 +39,11 @@ interface VariantDeps {
   services: GraphQLServices;
   ready: () => Promise<Readiness>;
   metrics: ReturnType<typeof createMetrics>;
-  degraded: DegradedAnswers;
+  classify: Classify;
   logger: Logger;
 }
 
-export function buildVariantApps({ edges, graphql, services, ready, metrics, degraded, logger }: VariantDeps): Record<Variant, GatewayApp> {
+export function buildVariantApps({ edges, graphql, services, ready, metrics, classify, logger }: VariantDeps): Record<Variant, GatewayApp> {
   const httpMetrics = createHttpMetrics(
     metrics.registry,
     VARIANTS.flatMap((v) => v.routes.map((r) => r.path)),
@@ -52,14 +52,14 @@ export function buildVariantApps({ edges, graphql, services, ready, metrics, deg
     const edge = edges[variant];
     return createVariantApp({
       variant,
-      facade: createFacadeHandler({ routes, schema: graphql.schema, edge, services, logger, degraded }),
+      facade: createFacadeHandler({ routes, catalogue: graphql.catalogue, edge, services, classify }),
       graphql: graphql.handlerFor(edge),
       subscriptions: graphql.subscriptionsFor(edge),
       explorer: graphql.introspection,
       openApiDocument: buildOpenApiDocument({ variant, title, version: '1.0.0', description, routes, webhooks }),
       ready,
       logger,
-      degraded,
+      classify,
       metrics: metrics.registry,
       httpMetrics,
     });

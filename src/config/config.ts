@@ -68,6 +68,8 @@ const EnvSchema = z.object({
   /** Introspection and field suggestions on /graphql: on by default outside production, off in it. */
   GRAPHQL_INTROSPECTION: z.enum(['on', 'off']).optional(),
   GRAPHQL_SUGGESTIONS: z.enum(['on', 'off']).optional(),
+  /** Trusted documents: `off`, `log` (unknown operations run, counted and logged) or `enforce` (refused). */
+  TRUSTED_DOCUMENTS: z.enum(['off', 'log', 'enforce']).default('off'),
   NODE_ENV: z.enum(['production', 'development', 'test']).optional(),
   /** How often running servers look for revoked keys; D2 bounds the delay at 2 s. */
   REVOCATION_POLL_MS: z.coerce.number().int().min(50).max(1_500).default(500),
@@ -113,7 +115,7 @@ export interface Config {
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   logFormat: z.infer<typeof EnvSchema>['LOG_FORMAT'];
   production: boolean;
-  graphql: { introspection: boolean; suggestions: boolean };
+  graphql: { introspection: boolean; suggestions: boolean; trustedDocuments: 'off' | 'log' | 'enforce' };
   revocationPollMs: number;
   briefHourUtc: number;
   llm: { baseUrl: string | undefined; model: string; apiKey: string | undefined; timeoutMs: number };
@@ -183,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphql: {
       introspection: (e.GRAPHQL_INTROSPECTION ?? (e.NODE_ENV === 'production' ? 'off' : 'on')) === 'on',
       suggestions: (e.GRAPHQL_SUGGESTIONS ?? (e.NODE_ENV === 'production' ? 'off' : 'on')) === 'on',
+      trustedDocuments: e.TRUSTED_DOCUMENTS,
     },
     revocationPollMs: e.REVOCATION_POLL_MS,
     briefHourUtc: e.BRIEF_HOUR_UTC,

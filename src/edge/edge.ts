@@ -9,8 +9,8 @@ import type { Authenticator, Principal } from '../auth/authenticator.js';
 import type { Variant } from '../domain/variant.js';
 import type { Product } from '../domain/account.js';
 import { assertPlan, type PlanRequirements } from '../domain/plans.js';
-import { DomainError } from '../domain/errors.js';
-import { ApiError, apiErrorFromDomain } from './errors.js';
+import type { Classify } from './classify.js';
+import { ApiError } from './errors.js';
 import type { QuotaService } from '../quota/index.js';
 import { QuotaUnavailableError } from '../quota/redis-quota.js';
 
@@ -23,17 +23,19 @@ export interface Access {
 }
 
 export interface EdgeRequest<Target, Params> {
+  /** Which transport asks (`rest`, `graphql`, `subscription`): labels a degraded answer's log and count. */
+  transport: string;
   /** The key as presented; `''` for a malformed Authorization header (refused), undefined for none. */
   key: string | undefined;
   /** Where the key may also come from, for the 401 message (`?apikey=` on variant B's REST facade). */
   keyInQuery?: boolean;
   /** True where a target may be open (GraphQL): a missing key is judged once the target is known. */
   mayBeOpen?: boolean;
-  /** Step 2: what is asked for. Throws the transport's refusal (404, 405, a query that does not validate). */
-  route(): Target;
+  /** Step 2: what is asked for, or the transport's refusal (404, 405, a query that does not validate). `caller` is null for none. */
+  route(caller: Principal | null): Target | ApiError;
   access(target: Target): Access;
-  /** Step 5: the parameters, checked. Throws the transport's refusal (400). */
-  parameters(target: Target): Params;
+  /** Step 5: the parameters, checked, or the transport's refusal (400). */
+  parameters(target: Target): Params | ApiError;
 }
 
 /** An admitted request: who, what, with which parameters, and the rate-limit headers for its answer. */
@@ -46,13 +48,13 @@ interface Admitted<Target, Params> {
 }
 
 /**
- * A refused one: `refusal` is an ApiError of the edge's own steps, the transport's own error from
- * `route` or `parameters`, or a dependency's failure (a store or Redis down) for the transport to
- * answer as degraded. `headers` go on the answer (rate limits once the quota is spent, Retry-After).
+ * A refused one, already classified: a step's refusal (401 to 429, the transport's 400s), or a
+ * dependency's failure (a store or Redis down: 503). `headers` go on the answer (rate limits once
+ * the quota is spent, Retry-After). The transport only renders it.
  */
 interface Refused {
   admitted: false;
-  refusal: unknown;
+  error: ApiError;
   headers: Record<string, string>;
 }
 
@@ -68,6 +70,8 @@ interface EdgeOptions {
   authenticator: Authenticator;
   quota: QuotaService;
   now: () => number;
+  /** What an unexpected failure (the store, Redis) is answered as: the one classifier. */
+  classify: Classify;
   /** Told of every answer degraded by a dependency (logs, metrics). */
   onDegraded?: (error: Error) => void;
   /** Told of every request refused for a spent quota (metrics). */
@@ -108,26 +112,29 @@ export function createEdge(options: EdgeOptions): Edge {
     variant: options.variant,
     async admit(request) {
       let headers: Record<string, string> = {};
+      const refuse = (error: ApiError): Refused => ({ admitted: false, error, headers: { ...headers, ...error.headers } });
       try {
         // 1. Key (401): a wrong key at once; a missing one at once unless the target may be open.
         const principal = request.key === undefined ? null : await options.authenticator.authenticate(request.key);
-        if (!principal && (request.key !== undefined || !request.mayBeOpen)) throw unauthorized(request.keyInQuery);
+        if (!principal && (request.key !== undefined || !request.mayBeOpen)) return refuse(unauthorized(request.keyInQuery));
         // 2. Route
-        const target = request.route();
+        const target = request.route(principal);
+        if (target instanceof ApiError) return refuse(target);
         const access = request.access(target);
-        if (!principal) {
-          if (!access.open) throw unauthorized(request.keyInQuery);
-          return { admitted: true, principal, target, params: request.parameters(target), headers };
+        if (!principal && !access.open) return refuse(unauthorized(request.keyInQuery));
+        if (principal) {
+          // 3. Plan (403)
+          assertPlan(principal.account, access.requirements, access.what);
+          // 4. Quota (429); from here on the unit is spent and the headers go on every answer.
+          headers = await meter(principal, access.requirements);
         }
-        // 3. Plan (403)
-        assertPlan(principal.account, access.requirements, access.what);
-        // 4. Quota (429); from here on the unit is spent and the headers go on every answer.
-        headers = await meter(principal, access.requirements);
         // 5. Parameters (400)
-        return { admitted: true, principal, target, params: request.parameters(target), headers };
+        const params = request.parameters(target);
+        if (params instanceof ApiError) return refuse(params);
+        return { admitted: true, principal, target, params, headers };
       } catch (caught) {
-        const refusal = caught instanceof DomainError ? apiErrorFromDomain(caught) : caught;
-        return { admitted: false, refusal, headers: { ...headers, ...(refusal instanceof ApiError ? refusal.headers : {}) } };
+        // The plan's DomainError, the quota's ApiError, or a dependency's failure.
+        return refuse(options.classify(request.transport, caught));
       }
     },
   };

@@ -18,11 +18,18 @@ export const ERROR_TYPES = {
 
 export type ErrorStatus = keyof typeof ERROR_TYPES;
 
+/** What GraphQL transports say beyond the status: a code of their own, and graphql-js's errors (messages, locations). */
+export interface GraphQLDetail {
+  code?: string;
+  errors?: readonly Error[];
+}
+
 export class ApiError extends Error {
   constructor(
     readonly status: ErrorStatus,
     message: string,
     readonly headers: Record<string, string> = {},
+    readonly graphql?: GraphQLDetail,
   ) {
     super(message);
     this.name = 'ApiError';

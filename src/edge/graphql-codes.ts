@@ -1,7 +1,6 @@
 /** One mapping between the edge's HTTP errors and GraphQL error codes (D12). */
 import { GraphQLError } from 'graphql';
-import { DomainError } from '../domain/errors.js';
-import { ApiError, apiErrorFromDomain, type ErrorStatus } from './errors.js';
+import type { ApiError, ErrorStatus } from './errors.js';
 
 const CODE_BY_STATUS: Record<number, string> = {
   400: 'BAD_USER_INPUT',
@@ -13,28 +12,43 @@ const CODE_BY_STATUS: Record<number, string> = {
   500: 'INTERNAL_SERVER_ERROR',
 };
 
-const STATUS_BY_CODE: Record<string, ErrorStatus> = Object.fromEntries(
-  Object.entries(CODE_BY_STATUS).map(([status, code]) => [code, Number(status) as ErrorStatus]),
-);
+/** Our codes, and the ones graphql-js and Apollo give a request they refuse (the client's mistake: D12 says BAD_USER_INPUT). */
+const STATUS_BY_CODE: Record<string, ErrorStatus> = {
+  ...Object.fromEntries(Object.entries(CODE_BY_STATUS).map(([status, code]) => [code, Number(status) as ErrorStatus])),
+  GRAPHQL_PARSE_FAILED: 400,
+  GRAPHQL_VALIDATION_FAILED: 400,
+  BAD_REQUEST: 400,
+  OPERATION_RESOLUTION_FAILURE: 400,
+  PERSISTED_QUERY_NOT_SUPPORTED: 400,
+  PERSISTED_QUERY_NOT_FOUND: 404,
+};
+
+/** Codes a client acts on, kept as they are rather than said as their status's (Apollo Client's link retries on this one). */
+export const KEPT_CODES = new Set(['PERSISTED_QUERY_NOT_FOUND']);
 
 export function graphqlCodeFor(status: number): string {
   return CODE_BY_STATUS[status] ?? 'INTERNAL_SERVER_ERROR';
 }
 
-/** A GraphQL error carrying the HTTP status Apollo should answer with. */
-export function toGraphQLError(error: ApiError): GraphQLError {
-  return new GraphQLError(error.message, {
-    originalError: error,
-    extensions: { code: graphqlCodeFor(error.status), http: { status: error.status } },
-  });
-}
+/** The status a GraphQL error's code stands for, undefined for an unknown code. */
+export const statusOfCode = (code: unknown): ErrorStatus | undefined => (typeof code === 'string' ? STATUS_BY_CODE[code] : undefined);
 
-/** The ApiError behind a GraphQL execution error: the original one, or one derived from its code. */
-export function apiErrorOf(error: GraphQLError): ApiError {
-  if (error.originalError instanceof ApiError) return error.originalError;
-  if (error.originalError instanceof DomainError) return apiErrorFromDomain(error.originalError);
-  const code = error.extensions?.code;
-  const status = typeof code === 'string' ? STATUS_BY_CODE[code] : undefined;
-  if (status && status !== 500) return new ApiError(status, error.message);
-  return new ApiError(500, 'internal error');
+/**
+ * A refusal as the GraphQL errors a client sees: graphql-js's own when it has them (a query that
+ * does not validate, variables that do not coerce), else one error with the refusal's message. The
+ * code is the refusal's own (PERSISTED_QUERY_NOT_FOUND), else the one of its status.
+ */
+export function toGraphQLErrors(error: ApiError): GraphQLError[] {
+  const code = error.graphql?.code ?? graphqlCodeFor(error.status);
+  const sources = error.graphql?.errors?.length ? error.graphql.errors : [error];
+  return sources.map(
+    (source) =>
+      new GraphQLError(source.message, {
+        nodes: source instanceof GraphQLError ? source.nodes : undefined,
+        source: source instanceof GraphQLError ? source.source : undefined,
+        positions: source instanceof GraphQLError ? source.positions : undefined,
+        originalError: error,
+        extensions: { code },
+      }),
+  );
 }

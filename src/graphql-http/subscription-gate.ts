@@ -4,27 +4,14 @@
  * plan -> one unit of quota), then the account's cap of subscriptions held at once. The admitted
  * subscription gets its execution arguments and a `release` to call once it ends.
  */
-import {
-  type DocumentNode,
-  type ExecutionArgs,
-  type ExecutionResult,
-  GraphQLError,
-  type GraphQLFormattedError,
-  type GraphQLSchema,
-  getOperationAST,
-  parse,
-  validate,
-} from 'graphql';
-import type { Logger } from 'pino';
+import { type ExecutionArgs, type ExecutionResult, GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { Principal } from '../auth/authenticator.js';
-import type { DegradedAnswers } from '../edge/degraded.js';
 import type { Edge } from '../edge/edge.js';
 import { ApiError } from '../edge/errors.js';
-import { toGraphQLError } from '../edge/graphql-codes.js';
-import type { GraphQLContext } from '../graphql/context.js';
-import { createLoaders } from '../graphql/loaders.js';
-import { analyzeOperation, collectFieldRequirements } from '../graphql/plan-requirements.js';
-import type { GraphQLServices } from '../graphql/services.js';
+import { toGraphQLErrors } from '../edge/graphql-codes.js';
+import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
+import type { PreparedOperation } from '../graphql/catalogue/prepare.js';
+import { refusalAsApiError } from './refusal.js';
 
 export interface SubscriptionRequest {
   key: string | undefined;
@@ -74,29 +61,22 @@ export class SubscriptionHolds {
 
 interface GateOptions {
   schema: GraphQLSchema;
+  catalogue: OperationCatalogue;
   /** The one error formatter of /graphql: codes from domain and edge errors, internals masked. */
   formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
   edge: Edge;
-  services: GraphQLServices;
   holds: SubscriptionHolds;
-  degraded: DegradedAnswers;
-  validationRules: Parameters<typeof validate>[2];
-  maxTokens: number;
-  logger: Logger;
   onSubscribed?: () => void;
 }
 
-export function createSubscriptionGate(options: GateOptions) {
-  const { schema, edge } = options;
-  const fields = collectFieldRequirements(schema);
+/** The edge's route step for a subscription: the catalogue's operation, if it is one. */
+function subscriptionOf(found: PreparedOperation | ApiError): PreparedOperation | ApiError {
+  if (found instanceof ApiError || found.kind === 'subscription') return found;
+  return new ApiError(400, 'only subscriptions are served here; send queries and mutations with POST /graphql');
+}
 
-  const refused = (error: unknown): Admission => {
-    if (error instanceof ApiError) return { admitted: false, errors: [toGraphQLError(error)], status: error.status };
-    const degraded = options.degraded.answerFor('subscription', error);
-    if (degraded) return { admitted: false, errors: [toGraphQLError(degraded)], status: 503 };
-    options.logger.error({ err: error }, 'subscription refused by an unexpected error');
-    return { admitted: false, errors: [toGraphQLError(new ApiError(500, 'internal error'))], status: 500 };
-  };
+export function createSubscriptionGate(options: GateOptions) {
+  const { schema, edge, catalogue } = options;
 
   return {
     /** A result as the client sees it: its errors through the formatter every /graphql answer uses. */
@@ -107,31 +87,15 @@ export function createSubscriptionGate(options: GateOptions) {
 
     async admit(request: SubscriptionRequest): Promise<Admission> {
       const outcome = await edge.admit({
+        transport: 'subscription',
         key: request.key,
         keyInQuery: edge.variant === 'B',
-        route: (): DocumentNode => {
-          let document: DocumentNode;
-          try {
-            document = parse(request.query, { maxTokens: options.maxTokens });
-          } catch (error) {
-            throw new ApiError(400, (error as Error).message);
-          }
-          const errors = validate(schema, document, options.validationRules);
-          if (errors.length > 0) throw new ApiError(400, errors.map((e) => e.message).join('; '));
-          const operation = getOperationAST(document, request.operationName);
-          if (!operation) throw new ApiError(400, 'the document must hold one operation, or name it with operationName');
-          if (operation.operation !== 'subscription') {
-            throw new ApiError(400, 'only subscriptions are served here; send queries and mutations with POST /graphql');
-          }
-          return document;
-        },
-        access: (document) => ({
-          requirements: analyzeOperation(schema, fields, document, getOperationAST(document, request.operationName)!).requirements,
-          what: 'this subscription',
-        }),
-        parameters: (document) => document,
+        route: (caller) =>
+          subscriptionOf(refusalAsApiError(catalogue.find({ query: request.query, operationName: request.operationName ?? undefined }, caller))),
+        access: (operation) => ({ requirements: operation.analysis.requirements, what: 'this subscription' }),
+        parameters: (operation) => refusalAsApiError(catalogue.coerce(operation, request.variables ?? {})),
       });
-      if (!outcome.admitted) return refused(outcome.refusal);
+      if (!outcome.admitted) return { admitted: false, errors: toGraphQLErrors(outcome.error), status: outcome.error.status };
       const principal = outcome.principal!;
       const hold = options.holds.take(principal);
       if ('cap' in hold) {
@@ -141,19 +105,19 @@ export function createSubscriptionGate(options: GateOptions) {
         return { admitted: false, errors: [error], status: 429 };
       }
       options.onSubscribed?.();
-      const contextValue: GraphQLContext = {
-        principal,
-        services: options.services,
-        loaders: createLoaders(options.services),
-        transport: 'graphql',
-        responseHeaders: outcome.headers,
-        stream: { onSlowConsumer: request.onSlowConsumer },
-      };
+      const contextValue = catalogue.context(principal, 'graphql', { stream: { onSlowConsumer: request.onSlowConsumer } });
+      Object.assign(contextValue.responseHeaders, outcome.headers);
       return {
         admitted: true,
         principal,
         release: hold.release,
-        args: { schema, document: outcome.params, operationName: request.operationName ?? null, variableValues: request.variables ?? null, contextValue },
+        args: {
+          schema,
+          document: outcome.target.document,
+          operationName: outcome.target.operation.name?.value ?? null,
+          variableValues: outcome.params.values,
+          contextValue,
+        },
       };
     },
   };

@@ -14,6 +14,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Authenticator } from '../auth/authenticator.js';
 import { presentedKey } from '../auth/credentials.js';
 import type { Edge } from '../edge/edge.js';
+import { ApiError } from '../edge/errors.js';
 import type { SubscriptionGate } from './subscription-gate.js';
 
 export interface SubscriptionLimits {
@@ -173,13 +174,15 @@ export function createSubscriptionServer(options: Options) {
   recheck.unref();
 
   return {
-    /** Takes an HTTP upgrade of /graphql. */
-    upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    /** Takes an HTTP upgrade of /graphql, or says why not (the listener answers it). */
+    upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): ApiError | undefined {
       if (wss.clients.size >= limits.maxConnections) {
-        socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 1\r\nContent-Length: 0\r\n\r\n');
-        return;
+        return new ApiError(503, `too many subscription connections on this listener (at most ${limits.maxConnections}); retry shortly`, {
+          'Retry-After': '1',
+        });
       }
       wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+      return undefined;
     },
     /** Closes every connection with 1001 and stops; waits for them to go (at most `graceMs`). */
     async close(graceMs = 2_000): Promise<void> {

@@ -5,14 +5,13 @@
  * timeout outlives keep-alive. Errors node answers itself, before any handler runs (headers too
  * large, a malformed request, a request too slow), still get a JSON body in the variant's envelope.
  */
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, STATUS_CODES, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import { errorBody } from '../rest/envelope.js';
 import type { Variant } from '../domain/variant.js';
 import { ApiError, type ErrorStatus } from '../edge/errors.js';
-import { JSON_ONLY_CSP, SECURITY_HEADERS } from './security-headers.js';
+import { stampHeaders } from './stamp.js';
 
 export const HTTP_LIMITS = {
   /** Request line plus headers; larger is 431. */
@@ -42,28 +41,21 @@ const CLIENT_ERRORS: Record<string, [ErrorStatus, string]> = {
 };
 
 /**
- * A JSON answer written straight to the socket (node has not made a response object for it), with
- * what every other answer carries: the status's standard reason phrase, a request id, the
- * security headers.
+ * A refusal written straight to the socket, before any handler (node made no response object for
+ * it, or the connection is an upgrade): the status's reason phrase, what every answer carries
+ * (stamp.ts), the envelope, and the end of the connection.
  */
-function answerOnSocket(socket: Socket, variant: Variant, error: ApiError): void {
+export function answerOnSocket(socket: Duplex, variant: Variant, error: ApiError, req?: IncomingMessage): void {
   if (!socket.writable) return void socket.destroy();
-  socket.end(rawAnswer(variant, error));
-}
-
-/** The bytes of such an answer: status line, the headers every answer carries, the envelope. */
-function rawAnswer(variant: Variant, error: ApiError): string {
   const body = JSON.stringify(errorBody(variant, error));
   const headers: (readonly [string, string | number])[] = [
     ['Content-Type', 'application/json; charset=utf-8'],
     ['Content-Length', Buffer.byteLength(body)],
-    ['X-Request-Id', randomUUID()],
-    ...SECURITY_HEADERS,
-    ['Content-Security-Policy', JSON_ONLY_CSP],
+    ...stampHeaders(req),
     ...Object.entries(error.headers),
     ['Connection', 'close'],
   ];
-  return `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${headers.map(([n, v]) => `${n}: ${v}\r\n`).join('')}\r\n${body}`;
+  socket.end(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${headers.map(([n, v]) => `${n}: ${v}\r\n`).join('')}\r\n${body}`);
 }
 
 /**
@@ -137,7 +129,7 @@ function capPerAddress(server: Server, variant: Variant, cap: number): void {
     if (count > cap) {
       const refusal = new ApiError(429, `too many open connections from this address (at most ${cap}); reuse or close some`, { 'Retry-After': '1' });
       (socket as Socket & { [REFUSED]?: boolean })[REFUSED] = true;
-      socket.end(rawAnswer(variant, refusal));
+      answerOnSocket(socket, variant, refusal);
     }
   });
 }
@@ -161,7 +153,7 @@ export function createHttpServer(handler: GatewayApp, variant: Variant, limits: 
     (req, res) => {
       if ((req.socket as Socket & { [REFUSED]?: boolean })[REFUSED]) return; // answered 429 at connection time
       const malformed = malformedHead(req);
-      if (malformed) return void res.socket?.end(rawAnswer(variant, malformed));
+      if (malformed) return void (res.socket && answerOnSocket(res.socket, variant, malformed, req));
       if (draining) res.shouldKeepAlive = false;
       inFlight.add(res);
       res.on('close', forget);
@@ -179,10 +171,10 @@ export function createHttpServer(handler: GatewayApp, variant: Variant, limits: 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if ((socket as Socket & { [REFUSED]?: boolean })[REFUSED]) return void socket.destroy();
     const malformed = malformedHead(req);
-    if (malformed) return void (socket as Socket).end(rawAnswer(variant, malformed));
+    if (malformed) return answerOnSocket(socket, variant, malformed, req);
     if (draining || !handler.upgrade) {
       const refusal = draining ? new ApiError(503, 'shutting down', { 'Retry-After': '1' }) : new ApiError(404, 'no WebSocket endpoint here');
-      return void (socket as Socket).end(rawAnswer(variant, refusal));
+      return answerOnSocket(socket, variant, refusal, req);
     }
     handler.upgrade(req, socket, head);
   });

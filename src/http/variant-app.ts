@@ -1,43 +1,45 @@
 /**
- * One listener per variant (D1): variant A on MARKET_DATA_PORT, variant B on PREDICTION_PORT.
- * Both serve /graphql, /health, /ready, /docs, /metrics through Express; /api/v1 is the variant's
- * facade, which legacy clients poll, so its requests skip Express altogether (its routing and
- * response helpers cost more than the facade's own work).
+ * One listener per variant (D1): variant A on MARKET_DATA_PORT, variant B on PREDICTION_PORT. Each
+ * is one pipeline (pipeline.ts) on node:http: stamp (request id, security headers, metrics, the log
+ * line), limits, then the routes below, in order; every refusal and failure goes to its one error
+ * renderer. Express is one mount, for /docs: its static files (ranges, conditional GETs) earn it;
+ * everything else is a few lines of node:http and skips its routing and response helpers.
  */
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Registry } from 'prom-client';
-import type { HttpMetrics } from '../metrics/http-metrics.js';
-import type { DegradedAnswers } from '../edge/degraded.js';
-import express, { type ErrorRequestHandler } from 'express';
+import express from 'express';
 import type { Logger } from 'pino';
-import { redactUrl } from '../logging/logger.js';
-import { sendError } from '../rest/envelope.js';
+import type { Registry } from 'prom-client';
 import type { Variant } from '../domain/variant.js';
+import type { Classify } from '../edge/classify.js';
+import { ApiError } from '../edge/errors.js';
+import { EXPLORER_PATH } from '../graphql-http/landing-page.js';
+import { redactUrl } from '../logging/logger.js';
+import type { HttpMetrics } from '../metrics/http-metrics.js';
+import { sendJson } from '../rest/envelope.js';
 import { docsRouter } from './docs.js';
 import { serveExplorer } from './explorer.js';
-import { EXPLORER_PATH } from '../graphql-http/landing-page.js';
-import { ApiError } from '../edge/errors.js';
-import { type GatewayApp, HTTP_LIMITS } from './http-server.js';
-import { JSON_ONLY_CSP, SECURITY_HEADERS } from './security-headers.js';
+import { answerOnSocket, type GatewayApp, HTTP_LIMITS } from './http-server.js';
+import { createPipeline, type Step } from './pipeline.js';
+import { stampHeaders } from './stamp.js';
 
 interface VariantAppOptions {
   /** Prometheus registry served at /metrics. */
   metrics?: Registry;
   /** Where each answer is counted and timed. */
   httpMetrics?: HttpMetrics;
-  degraded: DegradedAnswers;
+  classify: Classify;
   variant: Variant;
   /** The REST facade on plain node:http: `url` is the path and query under /api/v1. */
   facade: (req: IncomingMessage, res: ServerResponse, url: string) => Promise<void>;
-  /** /graphql on plain node:http; throws an ApiError for a body it cannot read. */
+  /** /graphql on plain node:http; rejects with an ApiError for a body it cannot read. */
   graphql: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   /** Serve the built-in GraphiQL at /graphiql (outside production, where introspection is on). */
   explorer?: boolean;
   /** GraphQL subscriptions: WebSocket upgrades of /graphql. */
   subscriptions?: {
-    upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+    /** Takes the upgrade, or says why not (the listener answers it on the socket). */
+    upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): ApiError | undefined;
     close(): Promise<void>;
     /** Subscriptions over Server-Sent Events at /graphql/stream. */
     sse(req: IncomingMessage, res: ServerResponse): Promise<void>;
@@ -54,22 +56,31 @@ const GRAPHQL_PATH = '/graphql';
 const SSE_PATH = '/graphql/stream';
 const STARTED = Symbol('started');
 
+type Timed = ServerResponse & { [STARTED]?: number };
+
+/** The path of a URL, without its query string. */
+const pathOf = (url: string) => {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+};
+
 const isHtmlPage = (req: IncomingMessage) =>
   req.method === 'GET' && (req.url?.startsWith('/docs') || (req.url?.startsWith(GRAPHQL_PATH) && !req.url.includes('query=')));
 
+/** A JSON answer; true, as a step that answered returns. */
+const json = (res: ServerResponse, status: number, value: unknown): true => {
+  sendJson(res, status, Buffer.from(JSON.stringify(value)), res.req.method === 'HEAD');
+  return true;
+};
+
 export function createVariantApp(options: VariantAppOptions): GatewayApp {
   const { variant, logger } = options;
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
 
   /** Per answer, once it is sent: its metrics, and a log line when the level logs it. One function for all. */
-  function answered(this: ServerResponse & { [STARTED]?: number }): void {
+  function answered(this: Timed): void {
     const seconds = (performance.now() - this[STARTED]!) / 1000;
-    // Express trims its mount prefix from req.url; originalUrl is what the client asked for.
-    const url = (this.req as IncomingMessage & { originalUrl?: string }).originalUrl ?? this.req.url ?? '/';
-    const q = url.indexOf('?');
-    options.httpMetrics?.observe(variant, options.httpMetrics.routeOf(q < 0 ? url : url.slice(0, q)), this.statusCode, seconds);
+    const url = this.req.url ?? '/';
+    options.httpMetrics?.observe(variant, options.httpMetrics.routeOf(pathOf(url)), this.statusCode, seconds);
     if (!logger.isLevelEnabled('info')) return;
     logger.info(
       {
@@ -84,92 +95,69 @@ export function createVariantApp(options: VariantAppOptions): GatewayApp {
     );
   }
 
-  /** Request id and security headers on every answer; `answered` when it is sent. */
-  function stamp(req: IncomingMessage, res: ServerResponse): void {
-    const header = req.headers['x-request-id'];
-    const id = typeof header === 'string' && /^[\w.-]{1,64}$/.test(header) ? header : randomUUID();
-    res.setHeader('X-Request-Id', id);
-    for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
-    // The API answers JSON only; the two HTML pages (/docs, Sandbox on GET /graphql) load scripts.
-    if (!isHtmlPage(req)) res.setHeader('Content-Security-Policy', JSON_ONLY_CSP);
-    (res as ServerResponse & { [STARTED]?: number })[STARTED] = performance.now();
+  /** Step 1: the stamp every answer carries, and its metrics and log line once it is sent. */
+  const stamp: Step = (req, res) => {
+    for (const [name, value] of stampHeaders(req, isHtmlPage(req))) res.setHeader(name, value);
+    (res as Timed)[STARTED] = performance.now();
     res.on('finish', answered); // each response is new: no need for once()'s wrapper
-  }
-
-  if (options.metrics) {
-    const registry = options.metrics;
-    app.get('/metrics', async (_req, res) => {
-      res.type(registry.contentType).send(await registry.metrics());
-    });
-  }
-  app.get('/health', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  app.get('/ready', async (_req, res) => {
-    const { ok, checks, details } = await options.ready();
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not_ready', checks, ...details });
-  });
-
-  // The contract is public; reading it needs no key.
-  app.get('/api/v1/openapi.json', (_req, res) => {
-    res.json(options.openApiDocument);
-  });
-  app.use(docsRouter('/api/v1/openapi.json'));
-  // `/api/v1` alone (and anything the fast path does not take) still reaches the facade here.
-  app.use(API_PREFIX, (req, res) => void options.facade(req, res, req.url));
-
-  app.use((req, res) => {
-    sendError(res, variant, new ApiError(404, `no endpoint ${req.method} ${req.path}; the API lives under /api/v1 (see /docs)`));
-  });
-
-  const onError: ErrorRequestHandler = (error, _req, res, _next) => {
-    if (res.headersSent) return;
-    if (error instanceof ApiError) return sendError(res, variant, error);
-    const status = typeof error?.status === 'number' ? error.status : 500;
-    if (status === 413) return sendError(res, variant, new ApiError(413, 'request body too large'));
-    if (status >= 400 && status < 500) {
-      // body-parser errors (malformed JSON and the like): say what, never how it failed inside.
-      return sendError(res, variant, new ApiError(400, error.type === 'entity.parse.failed' ? 'malformed JSON body' : 'bad request'));
-    }
-    const unavailable = options.degraded.answerFor('http', error);
-    if (unavailable) return sendError(res, variant, unavailable);
-    logger.error({ err: error }, 'unhandled request error');
-    sendError(res, variant, new ApiError(500, 'internal error'));
+    return false;
   };
-  app.use(onError);
 
-  const handle: RequestListener = (req, res) => {
-    stamp(req, res);
+  /** Step 2: limits node does not enforce itself. */
+  const limits: Step = (req) => {
+    if ((req.url ?? '/').length > HTTP_LIMITS.maxUrlLength) throw new ApiError(414, `URL too long (at most ${HTTP_LIMITS.maxUrlLength} characters)`);
+    return false;
+  };
+
+  // The contract is public; reading it or the docs needs no key. Express serves /docs and its files.
+  const docs = express();
+  docs.disable('x-powered-by');
+  docs.set('etag', false);
+  docs.use(docsRouter(OPENAPI_PATH));
+  const notFound = (req: IncomingMessage) => new ApiError(404, `no endpoint ${req.method} ${pathOf(req.url ?? '/')}; the API lives under /api/v1 (see /docs)`);
+
+  /** Step 3: the routes, first match answers. */
+  const routes: Step = (req, res) => {
     const url = req.url ?? '/';
-    if (url.length > HTTP_LIMITS.maxUrlLength) {
-      sendError(res, variant, new ApiError(414, `URL too long (at most ${HTTP_LIMITS.maxUrlLength} characters)`));
-      return;
+    const path = pathOf(url);
+    if (path === OPENAPI_PATH) return json(res, 200, options.openApiDocument);
+    if (url.startsWith(API_PREFIX) && (path === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`))) {
+      return options.facade(req, res, url.slice(API_PREFIX.length) || '/');
     }
-    if (url.startsWith(`${API_PREFIX}/`) && !url.startsWith(OPENAPI_PATH)) {
-      void options.facade(req, res, url.slice(API_PREFIX.length));
-      return;
+    if (options.explorer && path.startsWith(EXPLORER_PATH) && serveExplorer(req, res)) return true;
+    if (options.subscriptions && path === SSE_PATH) return options.subscriptions.sse(req, res);
+    if (path === GRAPHQL_PATH || path.startsWith(`${GRAPHQL_PATH}/`)) return options.graphql(req, res);
+    if (path === '/health') return json(res, 200, { status: 'ok' });
+    if (path === '/ready') {
+      return options.ready().then(({ ok, checks, details }) => {
+        json(res, ok ? 200 : 503, { status: ok ? 'ready' : 'not_ready', checks, ...details });
+      });
     }
-    if (options.explorer && url.startsWith(EXPLORER_PATH) && serveExplorer(req, res)) return;
-    if (options.subscriptions && (url === SSE_PATH || url.startsWith(`${SSE_PATH}?`))) {
-      options.subscriptions.sse(req, res).catch((error: unknown) => onError(error, req as express.Request, res as express.Response, () => undefined));
-      return;
+    if (path === '/metrics' && options.metrics) {
+      const registry = options.metrics;
+      return registry.metrics().then((text) => {
+        res.setHeader('Content-Type', registry.contentType);
+        res.end(text);
+      });
     }
-    if (url === GRAPHQL_PATH || url.startsWith(`${GRAPHQL_PATH}?`) || url.startsWith(`${GRAPHQL_PATH}/`)) {
-      options.graphql(req, res).catch((error: unknown) => onError(error, req as express.Request, res as express.Response, () => undefined));
-      return;
+    if (path === '/docs' || path.startsWith('/docs/')) {
+      docs(req as express.Request, res as express.Response, (error?: unknown) => (error ? pipeline.fail(res, error) : pipeline.fail(res, notFound(req))));
+      return true;
     }
-    app(req, res);
+    throw notFound(req);
   };
+
+  const pipeline = createPipeline({ variant, classify: options.classify, steps: [stamp, limits, routes] });
+  const handle = pipeline.handle;
   const subscriptions = options.subscriptions;
   if (!subscriptions) return handle;
   return Object.assign(handle, {
     upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-      const path = (req.url ?? '/').split('?', 1)[0];
-      if (path !== GRAPHQL_PATH) {
-        socket.end(`HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-        return;
-      }
-      subscriptions.upgrade(req, socket, head);
+      const refusal =
+        pathOf(req.url ?? '/') === GRAPHQL_PATH
+          ? subscriptions.upgrade(req, socket, head)
+          : new ApiError(404, 'no WebSocket endpoint here; subscriptions are at /graphql');
+      if (refusal) answerOnSocket(socket, variant, refusal, req);
     },
     closeUpgraded: () => subscriptions.close(),
   });

@@ -17,6 +17,7 @@ interface ServiceMetrics {
   alerts: Counter<'kind'>;
   /** /graphql requests by who answered: the compiled fast path or Apollo. */
   graphqlRequests: Counter<'path'>;
+  untrustedOperations: Counter<string>;
   /** Subscriptions started, by listener. */
   subscriptions: Counter<'variant'>;
   /** Where the number of open subscriptions is read at scrape time. */
@@ -134,6 +135,12 @@ export function createMetrics(): ServiceMetrics {
       name: 'mgw_graphql_requests_total',
       help: '/graphql requests by path: compiled (a cached, compiled query) or apollo (everything else)',
       labelNames: ['path'],
+      registers: [registry],
+    }),
+    untrustedOperations: new Counter({
+      // No label for the hash: unknown hashes are unbounded; the log names each one.
+      name: 'mgw_graphql_untrusted_operations_total',
+      help: 'Operations outside the trusted documents that ran (TRUSTED_DOCUMENTS=log, or an exempt key under enforce)',
       registers: [registry],
     }),
     subscriptions: new Counter({

@@ -3,7 +3,7 @@
  * (validation here, JSON Schema in the OpenAPI document) and the message D5 asks for.
  */
 import { z } from 'zod';
-import { badRequest } from '../edge/errors.js';
+import { ApiError, badRequest } from '../edge/errors.js';
 import { nestedForms, type RawQuery } from './query.js';
 
 export interface ParamSpec {
@@ -96,4 +96,14 @@ export function parseParams(specs: readonly ParamSpec[], query: RawQuery): Recor
     out[spec.name] = parsed.data;
   }
   return out;
+}
+
+/** The parameters, or the 400 that refuses them, for the edge's parameters step. */
+export function checkParams(specs: readonly ParamSpec[], query: RawQuery): Record<string, unknown> | ApiError {
+  try {
+    return parseParams(specs, query);
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
 }

@@ -1,40 +1,74 @@
 /**
- * The compiled fast path of /graphql answers exactly as Apollo does. A query sent by GET always
- * goes to Apollo, so each case is sent both ways (POST and GET) and the answers compared.
+ * /graphql answers exactly as stock Apollo Server would over the same schema, data and error
+ * formatter: every query that reads data runs compiled (graphql-jit) from the catalogue, so each
+ * case is sent to the listener and to a stock Apollo Server in-process, and the answers compared.
+ * GET (by text, by persisted id) and POST give the same answer.
  */
+import { ApolloServer, HeaderMap } from '@apollo/server';
+import pino from 'pino';
+import { hashApiKey } from '../../src/auth/api-key.js';
+import { createClassifier } from '../../src/edge/classify.js';
+import { createDegradedAnswers } from '../../src/edge/degraded.js';
+import { operationId } from '../../src/graphql/catalogue/prepare.js';
+import { createLoaders } from '../../src/graphql/loaders.js';
+import { createErrorFormatter } from '../../src/graphql-http/apollo-server.js';
 import { answeredBy } from '../support/graphql-paths.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 
 let t: TestService;
+let stock: ApolloServer;
 beforeAll(async () => {
   t = await startTestService();
+  const silent = pino({ level: 'silent' });
+  // Stock Apollo with the service's own formatter (the codes of D12), and nothing else of ours.
+  stock = new ApolloServer({
+    schema: t.service.schema,
+    formatError: createErrorFormatter({ classify: createClassifier(createDegradedAnswers(silent), silent) }),
+  });
+  await stock.start();
 });
-afterAll(() => t?.close());
+afterAll(async () => {
+  await stock?.stop();
+  await t?.close();
+});
 
-/** A request without a working key is always Apollo's: only known callers get texts compiled. */
-async function bothWays(key: string | null, query: string, variables?: unknown, port: 'a' | 'b' = 'b', compiles = key !== null, accept?: string) {
-  const send = (body: Record<string, unknown>) => {
-    const req = t[port].post('/graphql').set('Content-Type', 'application/json');
-    if (key) req.set(bearer(key));
-    if (accept) req.set('Accept', accept);
-    return req.send(body);
+/** Stock Apollo's answer to the same POST, run for the key's account. */
+async function stockAnswer(key: string, query: string, variables: unknown, accept: string | undefined) {
+  const found = (await t.service.store.accounts.findKeyByHash(hashApiKey(key)))!;
+  const headers = new HeaderMap([['content-type', 'application/json']]);
+  if (accept) headers.set('accept', accept);
+  const answer = await stock.executeHTTPGraphQLRequest({
+    httpGraphQLRequest: { method: 'POST', headers, search: '', body: { query, ...(variables === undefined ? {} : { variables }) } },
+    context: async () => ({
+      principal: { keyId: found.keyId, account: found.account },
+      services: t.service.services,
+      loaders: createLoaders(t.service.services),
+      transport: 'graphql' as const,
+      responseHeaders: {},
+    }),
+  });
+  return {
+    status: answer.status ?? 200,
+    body: JSON.parse(answer.body.kind === 'complete' ? answer.body.string : ''),
+    type: answer.headers.get('content-type'),
   };
-  /** The same query by GET (with the preflight header Apollo's CSRF prevention asks for): always Apollo's. */
-  const get = () => {
-    const search = new URLSearchParams({ query, ...(variables === undefined ? {} : { variables: JSON.stringify(variables) }) });
-    const req = t[port].get(`/graphql?${search}`).set('apollo-require-preflight', '1');
-    if (key) req.set(bearer(key));
-    if (accept) req.set('Accept', accept);
-    return req;
+}
+
+/** The same question by POST (with its APQ hash), by GET with its text, and by GET with its persisted id alone. */
+async function threeWays(key: string | null, query: string, variables?: unknown, port: 'a' | 'b' = 'b', accept?: string) {
+  const withKey = <T extends { set(name: string, value: string): T }>(req: T) => {
+    let out = key ? req.set('Authorization', `Bearer ${key}`) : req;
+    if (accept) out = out.set('Accept', accept);
+    return out;
   };
-  const before = await answeredBy(t.b);
-  const compiled = await send({ query, variables });
-  const apollo = await get();
-  // Each path really answered one of the two: the comparison is not Apollo against itself.
-  expect(await answeredBy(t.b)).toEqual(
-    compiles ? { compiled: before.compiled + 1, apollo: before.apollo + 1 } : { compiled: before.compiled, apollo: before.apollo + 2 },
-  );
-  return { compiled, apollo };
+  const vars: Record<string, string> = variables === undefined ? {} : { variables: JSON.stringify(variables) };
+  const persistedQuery = { version: 1, sha256Hash: operationId(query) };
+  // The POST registers the text under its hash, as Apollo Client's persisted-queries link does.
+  const post = await withKey(t[port].post('/graphql').set('Content-Type', 'application/json')).send({ query, variables, extensions: { persistedQuery } });
+  const get = await withKey(t[port].get(`/graphql?${new URLSearchParams({ query, ...vars })}`).set('apollo-require-preflight', '1'));
+  const extensions = JSON.stringify({ persistedQuery });
+  const byId = await withKey(t[port].get(`/graphql?${new URLSearchParams({ extensions, ...vars })}`).set('apollo-require-preflight', '1'));
+  return { post, get, byId };
 }
 
 // Three entries each: with fewer, it.each would hand the test a `done` callback for `variables`.
@@ -63,48 +97,81 @@ const ACCEPTS: [string, string | undefined][] = [
   ['graphql-request', 'application/graphql-response+json, application/json'],
 ];
 
-describe.each(ACCEPTS)('compiled and Apollo answers are the same (%s)', (_client, accept) => {
+describe.each(ACCEPTS)('the answers of stock Apollo Server, every way (%s)', (_client, accept) => {
   it.each(CASES)('%s', async (_name, query, variables) => {
     const { key } = await t.createKey('enterprise', 'pro');
-    const { compiled, apollo } = await bothWays(key, query, variables, 'b', true, accept);
-    expect(compiled.status).toBe(apollo.status);
-    expect(compiled.body).toEqual(apollo.body);
-    expect(compiled.headers['content-type']).toBe(apollo.headers['content-type']);
-    expect(compiled.headers['x-ratelimit-limit']).toBe(apollo.headers['x-ratelimit-limit']);
+    const before = await answeredBy(t.b);
+    const { post, get, byId } = await threeWays(key, query, variables, 'b', accept);
+    const expected = await stockAnswer(key, query, variables, accept);
+    for (const answer of [post, get, byId]) {
+      expect(answer.status).toBe(expected.status);
+      expect(answer.body).toEqual(expected.body);
+      expect(answer.headers['content-type']).toBe(expected.type);
+      expect(answer.headers['x-ratelimit-limit']).toBe(post.headers['x-ratelimit-limit']);
+    }
+    // All three ran compiled (unless their variables were refused first): Apollo executes no query that reads data.
+    expect(await answeredBy(t.b)).toEqual({ compiled: before.compiled + (expected.status === 400 ? 0 : 3), apollo: before.apollo });
   });
 });
 
-describe('the edge and the limits, both ways', () => {
+describe('the edge and the limits, every way', () => {
   it('the edge refuses alike: no key (401), a lower plan (403), the quota spent (429)', async () => {
     const query = '{ predictionMarkets(limit: 1) { count } }';
-    const none = await bothWays(null, query);
-    expect(none.compiled.status).toBe(401);
-    expect(none.compiled.body).toEqual(none.apollo.body);
+    const none = await threeWays(null, query);
+    expect(none.post.status).toBe(401);
+    expect(none.get.body).toEqual(none.post.body);
+    expect(none.post.body.errors[0].extensions).toEqual({ code: 'UNAUTHENTICATED' });
 
     const marketOnly = await t.createKey('enterprise', 'none');
-    const forbidden = await bothWays(marketOnly.key, query);
-    expect(forbidden.compiled.status).toBe(403);
-    expect(forbidden.compiled.body).toEqual(forbidden.apollo.body);
+    const forbidden = await threeWays(marketOnly.key, query);
+    expect(forbidden.post.status).toBe(403);
+    expect(forbidden.get.body).toEqual(forbidden.post.body);
+    expect(forbidden.byId.body).toEqual(forbidden.post.body);
 
     const free = await t.createKey('free');
     for (let i = 0; i < 10; i++) await t.a.get('/api/v1/markets?limit=1').set(bearer(free.key));
-    const limited = await bothWays(free.key, '{ assetMarkets(limit: 1) { total } }', undefined, 'a');
-    expect(limited.compiled.status).toBe(429);
-    expect(limited.compiled.body).toEqual(limited.apollo.body);
-    expect(limited.compiled.headers['retry-after']).toBe(limited.apollo.headers['retry-after']);
+    const limited = await threeWays(free.key, '{ assetMarkets(limit: 1) { total } }', undefined, 'a');
+    expect(limited.post.status).toBe(429);
+    expect(limited.get.body).toEqual(limited.post.body);
+    expect(limited.get.headers['retry-after']).toBe(limited.post.headers['retry-after']);
   });
 
-  it('a field refused by its own limit: the same 429 both ways', async () => {
+  it('a field refused by its own limit: 429, as stock Apollo answers it', async () => {
     const { key } = await t.createKey('enterprise', 'pro');
     const briefs = `{ ${Array.from({ length: 15 }, (_, i) => `b${i}: morningBrief { date }`).join(' ')} }`;
     for (let i = 0; i < 4; i++) await t.b.post('/graphql').set(bearer(key)).send({ query: briefs }); // 60, the limit
-    const { compiled, apollo } = await bothWays(key, '{ morningBrief { date } }');
-    expect(compiled.status).toBe(429);
-    expect(compiled.status).toBe(apollo.status);
-    expect(compiled.body).toEqual(apollo.body);
-    expect(JSON.stringify(compiled.body)).not.toMatch(/"http"/);
+    const { post, get } = await threeWays(key, '{ morningBrief { date } }');
+    expect(post.status).toBe(429);
+    expect(get.status).toBe(429);
+    expect(post.body).toEqual({ data: null, errors: [expect.objectContaining({ extensions: { code: 'RATE_LIMITED' } })] });
+    expect(JSON.stringify(post.body)).not.toMatch(/"http"/);
   });
 
+  it('a GET answers with a strong ETag, and If-None-Match with 304, like the REST routes', async () => {
+    const { key } = await t.createKey('enterprise', 'pro');
+    const query = '{ predictionMarkets(limit: 3) { count items { id } } }';
+    const { byId } = await threeWays(key, query);
+    expect(byId.headers.etag).toMatch(/^"[\w-]+"$/);
+    expect(byId.headers['cache-control']).toBe('private, no-cache');
+    const extensions = JSON.stringify({ persistedQuery: { version: 1, sha256Hash: operationId(query) } });
+    const again = await t.b
+      .get(`/graphql?${new URLSearchParams({ extensions })}`)
+      .set(bearer(key))
+      .set('If-None-Match', byId.headers.etag!);
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
+  });
+
+  it("a mutation by GET is refused 405 before anything is spent; a mutation by POST is Apollo's", async () => {
+    const { key } = await t.createKey('enterprise', 'pro');
+    const before = await answeredBy(t.a);
+    const refused = await t.a.get(`/graphql?${new URLSearchParams({ query: 'mutation { _noop }' })}`).set(bearer(key));
+    expect(refused.status).toBe(405);
+    expect(refused.headers.allow).toBe('POST');
+    expect(refused.headers['x-ratelimit-remaining']).toBeUndefined();
+    expect((await t.a.post('/graphql').set(bearer(key)).send({ query: 'mutation { _noop }' })).status).toBe(200);
+    expect(await answeredBy(t.a)).toEqual({ compiled: before.compiled, apollo: before.apollo + 1 });
+  });
   it("the content type follows the Accept header; one that accepts neither JSON type is Apollo's 406", async () => {
     const { key } = await t.createKey('enterprise', 'pro');
     const ask = (accept: string) => t.b.post('/graphql').set(bearer(key)).set('Accept', accept).send({ query: '{ viewer { name } }' });
@@ -118,25 +185,32 @@ describe('the edge and the limits, both ways', () => {
     expect(await answeredBy(t.b)).toEqual({ compiled: before.compiled + 3, apollo: before.apollo + 1 });
   });
 
-  it("/graphql on each listener counts its refusals under that listener's variant, whichever path answers", async () => {
+  it("/graphql on each listener counts its refusals under that listener's variant, whichever way it is asked", async () => {
     const rejections = async (variant: 'A' | 'B') =>
       Number(new RegExp(`mgw_quota_rejections_total\\{variant="${variant}",product="marketData"\\} (\\d+)`).exec((await t.a.get('/metrics')).text)?.[1] ?? 0);
     const free = await t.createKey('free');
     for (let i = 0; i < 10; i++) await t.b.post('/graphql').set(bearer(free.key)).send({ query: '{ assetMarkets(limit: 1) { total } }' });
     const [a, b] = [await rejections('A'), await rejections('B')];
-    // One refusal on each path, both on B's listener.
-    await bothWays(free.key, '{ assetMarkets(limit: 1) { total } }', undefined, 'b');
-    expect([await rejections('A'), await rejections('B')]).toEqual([a, b + 2]);
+    // One refusal each way, all on B's listener.
+    await threeWays(free.key, '{ assetMarkets(limit: 1) { total } }', undefined, 'b');
+    expect([await rejections('A'), await rejections('B')]).toEqual([a, b + 3]);
   });
 
-  it("a client's own extensions keep the fast path; a persisted query is Apollo's", async () => {
+  it("a client's own extensions keep the fast path; a persisted query runs compiled once registered", async () => {
     const { key } = await t.createKey('enterprise', 'pro');
-    const post = (extensions: unknown) => t.b.post('/graphql').set(bearer(key)).send({ query: '{ viewer { name } }', extensions });
+    const query = '{ viewer { name } }';
+    const post = (extensions: unknown, text: string | null = query) =>
+      t.b
+        .post('/graphql')
+        .set(bearer(key))
+        .send({ ...(text === null ? {} : { query: text }), extensions });
     const before = await answeredBy(t.b);
     expect((await post({ clientLibrary: { name: '@apollo/client', version: '4' } })).status).toBe(200);
-    expect(await answeredBy(t.b)).toEqual({ compiled: before.compiled + 1, apollo: before.apollo });
-    await post({ persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } });
-    expect(await answeredBy(t.b)).toEqual({ compiled: before.compiled + 1, apollo: before.apollo + 1 });
+    const hash = { persistedQuery: { version: 1, sha256Hash: operationId(`${query} `) } };
+    expect((await post(hash, null)).body.errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+    expect((await post(hash, `${query} `)).status).toBe(200);
+    expect((await post(hash, null)).body.data).toEqual({ viewer: { name: expect.any(String) } });
+    expect(await answeredBy(t.b)).toEqual({ compiled: before.compiled + 3, apollo: before.apollo });
   });
 
   it('the compiled path spends the quota once per request, as Apollo does', async () => {

@@ -3,7 +3,7 @@
  * the compiled path alike; introspection and suggestions follow the configuration; batching is
  * off and CSRF prevention on.
  */
-import { GRAPHQL_LIMITS } from '../../src/graphql-http/guards.js';
+import { GRAPHQL_LIMITS } from '../../src/graphql/catalogue/guards.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 
 let dev: TestService;

@@ -1,6 +1,9 @@
 import { createAuthenticator } from '../../src/auth/authenticator.js';
 import type { MarketDataPlan, Product } from '../../src/domain/account.js';
 import { createEdge, type Edge, type EdgeRequest } from '../../src/edge/edge.js';
+import pino from 'pino';
+import { createClassifier } from '../../src/edge/classify.js';
+import { createDegradedAnswers } from '../../src/edge/degraded.js';
 import { ApiError } from '../../src/edge/errors.js';
 import { createStoreQuota } from '../../src/quota/index.js';
 import { createStore, openStore, type Store } from '../../src/store/index.js';
@@ -20,6 +23,7 @@ beforeAll(async () => {
     authenticator: createAuthenticator({ accounts: store.accounts, pollMs: 60_000 }),
     quota,
     now: () => NOW,
+    classify: createClassifier(createDegradedAnswers(pino({ level: 'silent' })), pino({ level: 'silent' })),
     onRefused: (p) => refused.push(p),
   });
 });
@@ -31,6 +35,7 @@ const keyOf = async (plan: MarketDataPlan) => (await issueKey(store, { plan, now
 function request(key: string | undefined, overrides: Partial<EdgeRequest<string, number>> = {}) {
   const ran: string[] = [];
   const req: EdgeRequest<string, number> = {
+    transport: 'rest',
     key,
     route: () => {
       ran.push('route');
@@ -47,6 +52,7 @@ function request(key: string | undefined, overrides: Partial<EdgeRequest<string,
 }
 
 const statusOf = (refusal: unknown) => (refusal instanceof ApiError ? refusal.status : refusal);
+
 /** What the quota has left this minute, without spending: X-RateLimit-Remaining of the next admitted request, plus one. */
 async function remaining(key: string): Promise<number> {
   const outcome = await edge.admit(request(key).req);
@@ -67,8 +73,8 @@ it('refuses a wrong or missing key first, before the route is looked at', async 
     const { req, ran } = request(key, { keyInQuery: true });
     const outcome = await edge.admit(req);
     expect(outcome.admitted).toBe(false);
-    expect(statusOf(!outcome.admitted && outcome.refusal)).toBe(401);
-    expect(!outcome.admitted && (outcome.refusal as ApiError).message).toMatch(/Bearer <key>" or \?apikey=<key>/);
+    expect(statusOf(!outcome.admitted && outcome.error)).toBe(401);
+    expect(!outcome.admitted && (outcome.error as ApiError).message).toMatch(/Bearer <key>" or \?apikey=<key>/);
     expect(ran).toEqual([]);
   }
 });
@@ -78,7 +84,7 @@ it('lets an open target through without a key, and judges a missing key after th
   expect(await edge.admit(open.req)).toMatchObject({ admitted: true, principal: null, headers: {} });
   const closed = request(undefined, { mayBeOpen: true });
   const outcome = await edge.admit(closed.req);
-  expect(statusOf(!outcome.admitted && outcome.refusal)).toBe(401);
+  expect(statusOf(!outcome.admitted && outcome.error)).toBe(401);
   expect(closed.ran).toEqual(['route']);
 });
 
@@ -88,27 +94,23 @@ it('a route or plan refusal spends nothing; a parameter refusal spends one unit 
 
   const noRoute = await edge.admit(
     request(key, {
-      route: () => {
-        throw new ApiError(404, 'no endpoint');
-      },
+      route: () => new ApiError(404, 'no endpoint'),
     }).req,
   );
-  expect(statusOf(!noRoute.admitted && noRoute.refusal)).toBe(404);
+  expect(statusOf(!noRoute.admitted && noRoute.error)).toBe(404);
   const noPlan = await edge.admit(request(key, { access: () => ({ requirements: { marketData: 'PRO' }, what: 'GET /api/v1/brief' }) }).req);
-  expect(statusOf(!noPlan.admitted && noPlan.refusal)).toBe(403);
-  expect(!noPlan.admitted && (noPlan.refusal as ApiError).message).toBe(
+  expect(statusOf(!noPlan.admitted && noPlan.error)).toBe(403);
+  expect(!noPlan.admitted && (noPlan.error as ApiError).message).toBe(
     "GET /api/v1/brief needs the pro market-data plan or higher; this key's market-data plan is free",
   );
   expect(await remaining(key)).toBe(before - 1); // only the probe itself
 
   const badParams = await edge.admit(
     request(key, {
-      parameters: () => {
-        throw new ApiError(400, 'limit must be 1..500');
-      },
+      parameters: () => new ApiError(400, 'limit must be 1..500'),
     }).req,
   );
-  expect(statusOf(!badParams.admitted && badParams.refusal)).toBe(400);
+  expect(statusOf(!badParams.admitted && badParams.error)).toBe(400);
   expect(badParams.headers['X-RateLimit-Remaining']).toBe(String(before - 3));
 });
 
@@ -118,8 +120,20 @@ it('refuses a spent quota with 429, Retry-After and the limit headers, and count
   refused.length = 0;
   const { req, ran } = request(key);
   const outcome = await edge.admit(req);
-  expect(statusOf(!outcome.admitted && outcome.refusal)).toBe(429);
+  expect(statusOf(!outcome.admitted && outcome.error)).toBe(429);
   expect(outcome.headers).toMatchObject({ 'X-RateLimit-Remaining': '0', 'Retry-After': '30' });
   expect(ran).toEqual(['route']);
   expect(refused).toEqual(['marketData']);
+});
+
+it('classifies what a dependency throws once, into the refusal the transport renders', async () => {
+  const failing = createEdge({
+    variant: 'B',
+    authenticator: { authenticate: async () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })) } as never,
+    quota: createStoreQuota(store.connection),
+    now: () => NOW,
+    classify: (where, error) => new ApiError(503, `${where}: ${(error as Error).message}`),
+  });
+  const outcome = await failing.admit(request('mgw_x').req);
+  expect(outcome).toMatchObject({ admitted: false, error: { status: 503, message: 'rest: connect ECONNREFUSED' } });
 });

@@ -5,7 +5,7 @@
 import { parse, type OperationDefinitionNode } from 'graphql';
 import { DomainError } from '../../src/domain/errors.js';
 import { assertPlan } from '../../src/domain/plans.js';
-import { analyzeOperation, collectFieldRequirements } from '../../src/graphql/plan-requirements.js';
+import { analyzeOperation, collectFieldRequirements } from '../../src/graphql/catalogue/plan-requirements.js';
 import { createSchema } from '../../src/graphql/schema.js';
 
 const schema = createSchema();

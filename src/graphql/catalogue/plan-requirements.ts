@@ -5,12 +5,12 @@
  */
 import { getDirective } from '@graphql-tools/utils';
 import { type ASTNode, type DocumentNode, type GraphQLSchema, isObjectType, type OperationDefinitionNode, TypeInfo, visit, visitWithTypeInfo } from 'graphql';
-import type { Product } from '../domain/account.js';
-import { TIER_RANK, type PlanRequirements, type PlanTier } from '../domain/plans.js';
+import type { Product } from '../../domain/account.js';
+import { TIER_RANK, type PlanRequirements, type PlanTier } from '../../domain/plans.js';
 
 const PRODUCT_OF: Record<string, Product> = { MARKET_DATA: 'marketData', PREDICTION: 'prediction' };
 
-type FieldRequirements = Map<string, { product: Product; tier: PlanTier }>;
+export type FieldRequirements = Map<string, { product: Product; tier: PlanTier }>;
 
 export function collectFieldRequirements(schema: GraphQLSchema): FieldRequirements {
   const out: FieldRequirements = new Map();

@@ -1,0 +1,39 @@
+/**
+ * What an error means to a client, decided once for every transport: an ApiError is itself, a
+ * domain error is its kind's status, a dependency's failure (store, Redis, a full disk) is a logged,
+ * counted 503, and anything else is our bug: logged with its detail, answered as a bare 500.
+ * GraphQL errors are judged by what they wrap, or by the code graphql-js or Apollo gave them.
+ */
+import { GraphQLError } from 'graphql';
+import type { Logger } from 'pino';
+import { DomainError } from '../domain/errors.js';
+import type { DegradedAnswers } from './degraded.js';
+import { ApiError, apiErrorFromDomain } from './errors.js';
+import { KEPT_CODES, statusOfCode } from './graphql-codes.js';
+
+/** `where` names the path for the log and the degraded-answers counter (`rest`, `graphql`, `subscription`, `http`). */
+export type Classify = (where: string, error: unknown) => ApiError;
+
+export function createClassifier(degraded: DegradedAnswers, logger: Logger): Classify {
+  const classify: Classify = (where, error) => {
+    if (error instanceof ApiError) return error;
+    if (error instanceof DomainError) return apiErrorFromDomain(error);
+    if (error instanceof GraphQLError) {
+      // A code the error already carries decides (Apollo's UserInputError wraps graphql-js's error);
+      // else what it wraps does (a resolver's domain error, a dependency's failure).
+      const code = error.extensions?.code;
+      const status = statusOfCode(code);
+      if (status !== undefined && status < 500)
+        return new ApiError(status, error.message, {}, KEPT_CODES.has(code as string) ? { code: code as string } : undefined);
+      if (error.originalError) return classify(where, error.originalError);
+      // Apollo's refusal of a request itself (no code, a 4xx, before any resolver: no path).
+      const http = (error.extensions?.http as { status?: unknown } | undefined)?.status;
+      if (typeof http === 'number' && http >= 400 && http < 500 && error.path === undefined) return new ApiError(400, error.message);
+    }
+    const unavailable = degraded.answerFor(where, error);
+    if (unavailable) return unavailable;
+    logger.error({ err: error, where }, 'internal error');
+    return new ApiError(500, 'internal error');
+  };
+  return classify;
+}

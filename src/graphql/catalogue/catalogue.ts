@@ -1,0 +1,142 @@
+/**
+ * The operation catalogue: the one place an operation is parsed, validated, chosen, analysed for
+ * its plans and compiled, for every transport (the REST facades, /graphql's compiled path and
+ * Apollo, WebSocket and SSE subscriptions). It resolves what a request names (a text, an APQ hash,
+ * a `documentId`), applies the trusted-documents policy, keeps what it prepared in one bounded LRU,
+ * and builds the request context. Transports find their operation here and only render.
+ */
+import { type DocumentNode, type GraphQLSchema, print, specifiedRules, type ValidationRule } from 'graphql';
+import { LRUCache } from 'lru-cache';
+import type { Principal } from '../../auth/authenticator.js';
+import type { GraphQLContext } from '../context.js';
+import { createLoaders } from '../loaders.js';
+import type { GraphQLServices } from '../services.js';
+import { collectFieldRequirements } from './plan-requirements.js';
+import { coerceVariables, OperationRefusal, operationId, type PreparedOperation, prepareOperation, type PrepareRules } from './prepare.js';
+import type { TrustedDocuments } from './trusted-documents.js';
+
+/** What a request names: a text, a persisted id (APQ's `sha256Hash`, or `documentId`), or both (APQ's registration). */
+export interface OperationRequest {
+  query?: string;
+  operationName?: string;
+  id?: string;
+}
+
+export interface CatalogueOptions {
+  schema: GraphQLSchema;
+  services: GraphQLServices;
+  /** Extra validation rules (the guards) and graphql-js's token cap. */
+  validationRules?: readonly ValidationRule[];
+  maxTokens?: number;
+  trusted?: TrustedDocuments;
+  /** Texts kept prepared (default 1 000), and at most this many characters of them in all (default 4 M). */
+  maxEntries?: number;
+  maxCharacters?: number;
+}
+
+export interface OperationCatalogue {
+  /** A REST route's operation, prepared and compiled at start (always trusted); throws when it is broken. */
+  register(label: string, document: DocumentNode): PreparedOperation;
+  /** The operation a request names, or why it cannot run. `caller` decides an exemption from trusted documents. */
+  find(request: OperationRequest, caller: Principal | null): PreparedOperation | OperationRefusal;
+  /** Variables checked as graphql-js checks them. */
+  coerce(prepared: PreparedOperation, variables: Record<string, unknown>): { values: Record<string, unknown> } | OperationRefusal;
+  /** The one way a request context is built: the caller, the services, fresh DataLoaders. */
+  context(principal: Principal | null, transport: GraphQLContext['transport'], extra?: Pick<GraphQLContext, 'stream'>): GraphQLContext;
+  /** Apollo's document store: the documents the catalogue prepared, so Apollo neither parses nor validates. */
+  documentStore: DocumentStore;
+}
+
+/** Apollo's `KeyValueCache<DocumentNode>`, as its `documentStore` option takes it. */
+interface DocumentStore {
+  get(key: string): Promise<DocumentNode | undefined>;
+  set(key: string, value: DocumentNode): Promise<void>;
+  delete(key: string): Promise<boolean>;
+}
+
+const NOT_FOUND = 'PersistedQueryNotFound';
+
+export function createOperationCatalogue(options: CatalogueOptions): OperationCatalogue {
+  const { schema, services, trusted } = options;
+  const rules: PrepareRules = {
+    schema,
+    fields: collectFieldRequirements(schema),
+    validationRules: [...specifiedRules, ...(options.validationRules ?? [])],
+    maxTokens: options.maxTokens ?? 2_000,
+  };
+  const maxEntries = options.maxEntries ?? 1_000;
+  const maxSize = options.maxCharacters ?? 4_000_000;
+  // Bounded by size too: a thousand 100 KB texts must not pin 100 MB (a compiled query is a few KB).
+  const prepared = new LRUCache<string, PreparedOperation | OperationRefusal>({ max: maxEntries, maxSize, sizeCalculation: (_v, key) => key.length + 2_000 });
+  /** APQ: texts registered by their hash, as Apollo's own cache keeps them (bounded: unknown hashes add nothing). */
+  const registered = new LRUCache<string, string>({ max: maxEntries, maxSize, sizeCalculation: (text) => text.length + 100 });
+  /** Documents by their text's hash, for Apollo, which asks for them that way. */
+  const documents = new LRUCache<string, DocumentNode>({ max: maxEntries });
+  /** The REST routes' operations: always trusted, never evicted. */
+  const routes = new Map<string, PreparedOperation>();
+
+  function prepare(text: string, operationName: string | undefined): PreparedOperation | OperationRefusal {
+    const key = JSON.stringify([operationName ?? null, text]); // unambiguous, whatever the text holds
+    let entry = prepared.get(key);
+    if (entry === undefined) {
+      entry = prepareOperation(rules, text, operationName);
+      prepared.set(key, entry);
+    }
+    // Only Apollo asks for documents, and only for what it runs: mutations and introspection.
+    if (!(entry instanceof OperationRefusal) && !entry.compiled) documents.set(entry.id, entry.document);
+    return entry;
+  }
+
+  /** The text a persisted id names: a route's, a trusted document's, or one registered by APQ. */
+  const textOf = (id: string): string | undefined => routes.get(id)?.text ?? trusted?.body(id) ?? registered.get(id);
+
+  /** Refused in `enforce` for a caller not exempt; counted (and logged) in `log`; REST routes' operations always pass. */
+  function untrusted(id: string, caller: Principal | null): OperationRefusal | undefined {
+    if (!trusted || trusted.mode === 'off' || routes.has(id) || trusted.has(id)) return undefined;
+    if (trusted.mode === 'log' || caller?.anyOperation) {
+      trusted.onUntrusted(id);
+      return undefined;
+    }
+    return OperationRefusal.of('PERSISTED_QUERY_NOT_FOUND', NOT_FOUND);
+  }
+
+  return {
+    register(label, document) {
+      const text = print(document);
+      const found = prepare(text, undefined);
+      if (found instanceof OperationRefusal) throw new Error(`the operation of ${label} is invalid: ${found.message}`);
+      if (!found.compiled) throw new Error(`the operation of ${label} does not compile to a query that reads data`);
+      routes.set(found.id, found);
+      return found;
+    },
+
+    find(request, caller) {
+      const id = request.id?.toLowerCase();
+      let text = request.query;
+      if (id !== undefined) {
+        if (text === undefined) text = textOf(id);
+        else if (operationId(text) !== id) return OperationRefusal.of('BAD_USER_INPUT', 'provided sha does not match query');
+        if (text === undefined) return OperationRefusal.of('PERSISTED_QUERY_NOT_FOUND', NOT_FOUND);
+      }
+      if (text === undefined) {
+        return OperationRefusal.of('BAD_USER_INPUT', 'GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.');
+      }
+      const refusal = untrusted(id ?? operationId(text), caller);
+      if (refusal) return refusal;
+      const found = prepare(text, request.operationName);
+      if (id !== undefined && request.query !== undefined && !(found instanceof OperationRefusal)) registered.set(id, text);
+      return found;
+    },
+
+    coerce: (operation, variables) => coerceVariables(schema, operation, variables),
+
+    context: (principal, transport, extra) => ({ principal, services, loaders: createLoaders(services), transport, responseHeaders: {}, ...extra }),
+
+    documentStore: {
+      // Apollo asks by `<schema hash>:<query hash>`; the catalogue prepared (and validated) that text just before.
+      get: async (key) => documents.get(key.slice(key.lastIndexOf(':') + 1)),
+      async set() {},
+      delete: async () => true,
+    },
+  };
+}

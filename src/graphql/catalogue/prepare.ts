@@ -1,0 +1,106 @@
+/**
+ * Prepares one operation, the work the catalogue does once per text: guarded parse, validation,
+ * the choice of operation, its plan requirements and, for a query that reads data, graphql-jit's
+ * compiled function. What fails becomes a refusal in graphql-js's own words, never a throw.
+ */
+import { createHash } from 'node:crypto';
+import {
+  type DocumentNode,
+  type ExecutionResult,
+  GraphQLError,
+  type GraphQLSchema,
+  getVariableValues,
+  Kind,
+  type OperationDefinitionNode,
+  parse,
+  validate,
+  type ValidationRule,
+} from 'graphql';
+import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
+import { analyzeOperation, type FieldRequirements, type OperationAnalysis } from './plan-requirements.js';
+
+/** An operation ready to run: found once, reused by every request that sends the same text. */
+export interface PreparedOperation {
+  /** The lowercase hex sha256 of the text: the id of APQ, trusted documents and Apollo's document store. */
+  id: string;
+  text: string;
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  kind: 'query' | 'mutation' | 'subscription';
+  analysis: OperationAnalysis;
+  /** For a query that reads data (not introspection): graphql-jit's function. Else Apollo executes it. */
+  compiled?: CompiledQuery;
+}
+
+export type RefusalCode = 'BAD_USER_INPUT' | 'PERSISTED_QUERY_NOT_FOUND';
+
+/** Why an operation cannot run, with graphql-js's errors (their messages and locations) as the client sees them. */
+export class OperationRefusal {
+  constructor(
+    readonly code: RefusalCode,
+    readonly errors: readonly GraphQLError[],
+  ) {}
+
+  static of(code: RefusalCode, message: string): OperationRefusal {
+    return new OperationRefusal(code, [new GraphQLError(message)]);
+  }
+
+  get message(): string {
+    return this.errors.map((e) => e.message).join('; ');
+  }
+}
+
+export const operationId = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+export interface PrepareRules {
+  schema: GraphQLSchema;
+  fields: FieldRequirements;
+  /** graphql-js's rules and the guards' (depth, aliases, cost). */
+  validationRules: readonly ValidationRule[];
+  maxTokens: number;
+}
+
+function selectOperation(document: DocumentNode, name: string | undefined): OperationDefinitionNode | OperationRefusal {
+  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  if (name === undefined) {
+    if (operations.length === 1) return operations[0]!;
+    return OperationRefusal.of('BAD_USER_INPUT', 'Must provide operation name if query contains multiple operations.');
+  }
+  return operations.find((o) => o.name?.value === name) ?? OperationRefusal.of('BAD_USER_INPUT', `Unknown operation named "${name}".`);
+}
+
+export function prepareOperation(rules: PrepareRules, text: string, operationName: string | undefined): PreparedOperation | OperationRefusal {
+  let document: DocumentNode;
+  try {
+    document = parse(text, { maxTokens: rules.maxTokens });
+  } catch (error) {
+    return new OperationRefusal('BAD_USER_INPUT', [error as GraphQLError]);
+  }
+  const errors = validate(rules.schema, document, rules.validationRules);
+  if (errors.length > 0) return new OperationRefusal('BAD_USER_INPUT', errors);
+  const operation = selectOperation(document, operationName);
+  if (operation instanceof OperationRefusal) return operation;
+  const analysis = analyzeOperation(rules.schema, rules.fields, document, operation);
+  const prepared: PreparedOperation = { id: operationId(text), text, document, operation, kind: operation.operation, analysis };
+  // Introspection has its own rules (no key outside production, off in production): Apollo runs it, as mutations.
+  if (operation.operation === 'query' && analysis.readsData && !analysis.readsIntrospection) {
+    const compiled = compileQuery(rules.schema, document, operation.name?.value);
+    if (isCompiledQuery(compiled)) prepared.compiled = compiled;
+  }
+  return prepared;
+}
+
+/** The variables as graphql-js coerces them, or its errors (a 400 with its exact messages, as Apollo answers). */
+export function coerceVariables(
+  schema: GraphQLSchema,
+  prepared: PreparedOperation,
+  variables: Record<string, unknown>,
+): { values: Record<string, unknown> } | OperationRefusal {
+  const definitions = prepared.operation.variableDefinitions;
+  if (!definitions?.length) return { values: variables };
+  const coerced = getVariableValues(schema, definitions, variables);
+  if (coerced.errors) return new OperationRefusal('BAD_USER_INPUT', coerced.errors);
+  return { values: variables };
+}
+
+export type { ExecutionResult };
