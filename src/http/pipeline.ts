@@ -8,6 +8,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { Classify } from '../edge/classify.js';
 import type { Variant } from '../domain/variant.js';
 import { sendError } from '../rest/envelope.js';
+import { JSON_ONLY_CSP } from './security-headers.js';
 
 /** True when the step answered (or will: a promise it started). */
 export type Step = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<void>;
@@ -24,6 +25,8 @@ export function createPipeline(options: { variant: Variant; classify: Classify; 
     const answer = classify('http', error);
     // Too late for a status: end what was started, so the client sees a cut answer, not a hang.
     if (res.headersSent) return void res.destroy();
+    // An error is JSON, whatever page the path would have served.
+    res.setHeader('Content-Security-Policy', JSON_ONLY_CSP);
     sendError(res, variant, answer, res.req.method === 'HEAD');
   };
   return {
