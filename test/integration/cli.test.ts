@@ -31,6 +31,7 @@ interface CreatedKey {
   plan: string;
   prediction_plan: string;
   name: string;
+  any_operation: boolean;
   created_at: string;
 }
 
@@ -67,6 +68,7 @@ describe('keys', () => {
       plan: 'pro',
       prediction_plan: 'pro',
       name: 'acme',
+      any_operation: false,
       created_at: expect.stringMatching(ISO_MS),
     });
     expect(freeKey).toMatchObject({ plan: 'free', prediction_plan: 'none', name: 'default' });
@@ -112,6 +114,69 @@ describe('keys', () => {
       expect(bytes.includes(proKey.key)).toBe(false);
       expect(bytes.includes(freeKey.key)).toBe(false);
     }
+  });
+});
+
+describe('keys exempt from trusted documents', () => {
+  it('create --any-operation makes an exempt key and says so; list shows it; rotate keeps it', async () => {
+    const [json, human] = await Promise.all([
+      cli('keys', 'create', '--any-operation', '--name', 'ops', '--json'),
+      cli('keys', 'create', '--account', proKey.account_id, '--any-operation'),
+    ]);
+    expect(json.code).toBe(0);
+    const exempt = JSON.parse(json.stdout) as CreatedKey;
+    expect(exempt).toMatchObject({ name: 'ops', any_operation: true });
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/^ {2}exempt from trusted-document enforcement \(it may send any GraphQL operation\)$/m);
+    expect((await cli('keys', 'create')).stdout).not.toMatch(/exempt/);
+
+    const rotated = JSON.parse((await cli('keys', 'rotate', exempt.id, '--json')).stdout) as CreatedKey;
+    expect(rotated).toMatchObject({ account_id: exempt.account_id, any_operation: true });
+
+    const [listJson, listHuman] = await Promise.all([cli('keys', 'list', '--json'), cli('keys', 'list')]);
+    const listed = JSON.parse(listJson.stdout) as { id: string; any_operation: boolean }[];
+    expect(listed.find((k) => k.id === exempt.id)?.any_operation).toBe(true);
+    expect(listed.find((k) => k.id === proKey.id)?.any_operation).toBe(false);
+    expect(listHuman.stdout).toMatch(/^ID +PREFIX +ACCOUNT +NAME +PLAN +PREDICTION +ANY OPERATION +CREATED +REVOKED$/m);
+    expect(listHuman.stdout).toMatch(new RegExp(`^${exempt.id} .* ops +free +none +yes +\\d{4}-`, 'm'));
+    expect(listHuman.stdout).toMatch(new RegExp(`^${proKey.id} .* acme +pro +pro +- +\\d{4}-`, 'm'));
+    for (const { key } of [exempt, rotated]) expect(listJson.stdout + listHuman.stdout).not.toContain(key);
+  });
+
+  it('set --any-operation and --no-any-operation change an existing key; anything else is refused', async () => {
+    const key = JSON.parse((await cli('keys', 'create', '--json')).stdout) as CreatedKey;
+    const on = await cli('keys', 'set', key.id, '--any-operation');
+    expect(on.code).toBe(0);
+    expect(on.stdout).toBe(
+      `Key ${key.id} is now exempt from trusted-document enforcement (it may send any GraphQL operation); running servers apply this when their cached entry of the key expires (KEY_CACHE_TTL_MS, 60 s by default).\n`,
+    );
+    expect((await cli('keys', 'set', key.id, '--any-operation')).stdout).toMatch(/^Key key_\w+ was already exempt/);
+
+    const off = await cli('keys', 'set', key.id, '--no-any-operation', '--json');
+    expect(off.code).toBe(0);
+    expect(JSON.parse(off.stdout)).toEqual({
+      id: key.id,
+      prefix: key.key.slice(0, 10),
+      account_id: key.account_id,
+      name: 'default',
+      plan: 'free',
+      prediction_plan: 'none',
+      any_operation: false,
+      created_at: key.created_at,
+      revoked_at: null,
+    });
+    expect(off.stdout).not.toContain(key.key);
+    expect((await cli('keys', 'set', key.id, '--no-any-operation')).stdout).toMatch(/was not exempt from trusted-document enforcement; nothing changed/);
+
+    await cli('keys', 'revoke', key.id);
+    const [neither, unknown, revoked] = await Promise.all([
+      cli('keys', 'set', key.id),
+      cli('keys', 'set', 'key_doesnotexist', '--any-operation'),
+      cli('keys', 'set', key.id, '--any-operation'),
+    ]);
+    expectUserError(neither, /give --any-operation or --no-any-operation/);
+    expectUserError(unknown, /no key with id key_doesnotexist/);
+    expectUserError(revoked, new RegExp(`key ${key.id} is revoked`));
   });
 });
 
