@@ -11,7 +11,8 @@ import { hashApiKey, hashesEqual, isWellFormedApiKey } from './api-key.js';
 export interface Principal {
   keyId: string;
   account: Account;
-  anyOperation?: boolean;
+  /** The key is exempt from trusted-document enforcement: it may send any GraphQL operation. */
+  anyOperation: boolean;
 }
 
 interface AuthenticatorOptions {
@@ -86,7 +87,10 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       options.onStale?.(error);
       return expired.principal;
     }
-    const principal = found && found.revokedAt === null && hashesEqual(found.keyHash, keyHash) ? { keyId: found.keyId, account: found.account } : null;
+    const principal =
+      found && found.revokedAt === null && hashesEqual(found.keyHash, keyHash)
+        ? { keyId: found.keyId, account: found.account, anyOperation: found.anyOperation }
+        : null;
     if (principal) {
       known.set(keyHash, { principal, keyHash, expiresAt: now + ttlMs });
       unknown.delete(keyHash);

@@ -1,4 +1,4 @@
-/** `keys create|rotate|revoke|list`: accounts and API keys (D2). The plaintext key is printed once and never stored. */
+/** `keys create|rotate|revoke|set|list`: accounts and API keys (D2). The plaintext key is printed once and never stored. */
 import { type Command, Option } from 'commander';
 import { displayPrefix, generateApiKey, hashApiKey } from '../auth/api-key.js';
 import { MARKET_DATA_PLANS, PREDICTION_PLANS, type Account, type MarketDataPlan, type PredictionPlan } from '../domain/account.js';
@@ -14,6 +14,7 @@ interface CreateOptions {
   predictionPlan: PredictionPlan;
   name: string;
   account?: string;
+  anyOperation?: boolean;
   json?: boolean;
 }
 
@@ -23,6 +24,11 @@ interface IssuedKey {
   record: ApiKeyRecord;
   account: Account;
 }
+
+const ANY_OPERATION_HELP = 'exempt the key from trusted-document enforcement: it may send any GraphQL operation';
+const EXEMPT = 'exempt from trusted-document enforcement (it may send any GraphQL operation)';
+/** When running servers see a change to a key they have cached. */
+const APPLIED = 'running servers apply this when their cached entry of the key expires (KEY_CACHE_TTL_MS, 60 s by default)';
 
 export function registerKeys(program: Command): void {
   const keys = program.command('keys').description('manage accounts and their API keys');
@@ -34,8 +40,14 @@ export function registerKeys(program: Command): void {
     .addOption(new Option('--prediction-plan <plan>', 'prediction plan of the new account').choices(PREDICTION_PLANS).default('none'))
     .addOption(new Option('--account <id>', 'add the key to this account (acct_...); its plans and quotas are shared').conflicts(['plan', 'predictionPlan']))
     .option('--name <text>', 'a label for the account and key', parseNonEmpty, 'default')
+    .option('--any-operation', ANY_OPERATION_HELP)
     .option('--json', 'print one JSON object')
-    .action(async (options: CreateOptions) => printIssued(await (options.account ? addKey(options.account, options.name) : createKey(options)), options));
+    .action(async (options: CreateOptions) =>
+      printIssued(
+        await (options.account ? addKey({ accountId: options.account, name: options.name, anyOperation: options.anyOperation === true }) : createKey(options)),
+        options,
+      ),
+    );
 
   keys
     .command('rotate')
@@ -50,6 +62,18 @@ export function registerKeys(program: Command): void {
     .description('revoke a key; running servers refuse it within 2 s')
     .argument('<id>', 'key id (key_...)')
     .action(async (id: string) => revokeKey(id));
+
+  keys
+    .command('set')
+    .description('change a key: exempt it from trusted-document enforcement (--any-operation), or end that (--no-any-operation)')
+    .argument('<id>', 'key id (key_...)')
+    .option('--any-operation', ANY_OPERATION_HELP)
+    .option('--no-any-operation', 'end the exemption: where trusted documents are enforced, the key may send only those')
+    .option('--json', 'print one JSON object')
+    .action(async (id: string, options: { anyOperation?: boolean; json?: boolean }, command: Command) => {
+      if (options.anyOperation === undefined) command.error('error: give --any-operation or --no-any-operation');
+      await setAnyOperation(id, options.anyOperation, options);
+    });
 
   keys
     .command('list')
@@ -68,16 +92,18 @@ async function createKey(options: CreateOptions): Promise<IssuedKey> {
       keyHash: hashApiKey(key),
       displayPrefix: displayPrefix(key),
       now: Date.now(),
+      anyOperation: options.anyOperation === true,
     }),
   );
   return { key, record, account };
 }
 
-/** A second key on an existing account, named after `name`. */
-async function addKey(accountId: string, name: string, store?: Store): Promise<IssuedKey> {
+/** A second key on an existing account. */
+async function addKey(input: { accountId: string; name: string; anyOperation: boolean }, store?: Store): Promise<IssuedKey> {
+  const { accountId } = input;
   const add = async (s: Store) => {
     const key = generateApiKey();
-    const added = await s.accounts.addKey({ accountId, name, keyHash: hashApiKey(key), displayPrefix: displayPrefix(key), now: Date.now() });
+    const added = await s.accounts.addKey({ ...input, keyHash: hashApiKey(key), displayPrefix: displayPrefix(key), now: Date.now() });
     if (!added) throw new CliError(`no account with id ${accountId} (see: keys list)`);
     return { key, record: added.key, account: added.account };
   };
@@ -89,7 +115,8 @@ async function rotateKey(id: string, options: { revokeOld?: boolean; json?: bool
     const old = await store.accounts.findKeyById(id);
     if (!old) throw new CliError(`no key with id ${id} (see: keys list)`);
     if (old.revokedAt !== null) throw new CliError(`key ${id} is revoked; create a key on its account instead: keys create --account ${old.accountId}`);
-    const fresh = await addKey(old.accountId, old.name, store);
+    // The new key replaces the old one in the same client: it keeps its exemption.
+    const fresh = await addKey({ accountId: old.accountId, name: old.name, anyOperation: old.anyOperation }, store);
     if (options.revokeOld) await store.accounts.revokeKey(id, Date.now());
     return fresh;
   });
@@ -109,6 +136,7 @@ function printIssued({ key, record, account }: IssuedKey, options: { json?: bool
       plan: account.marketDataPlan,
       prediction_plan: account.predictionPlan,
       name: record.name,
+      any_operation: record.anyOperation,
       created_at: isoOrNull(record.createdAt),
     });
     if (note) process.stderr.write(`${note}\n`);
@@ -117,6 +145,7 @@ function printIssued({ key, record, account }: IssuedKey, options: { json?: bool
   printLines(
     `Created key ${record.id} for account ${account.id}`,
     `  name: ${record.name}, plan: ${account.marketDataPlan}, prediction plan: ${account.predictionPlan}`,
+    ...(record.anyOperation ? [`  ${EXEMPT}`] : []),
     '',
     `  ${key}`,
     '',
@@ -141,6 +170,23 @@ async function revokeKey(id: string): Promise<void> {
   );
 }
 
+async function setAnyOperation(id: string, anyOperation: boolean, options: { json?: boolean }): Promise<void> {
+  const { key, already } = await withStore(async (store) => {
+    const existing = await store.accounts.findKeyById(id);
+    if (!existing) throw new CliError(`no key with id ${id} (see: keys list)`);
+    if (existing.revokedAt !== null) throw new CliError(`key ${id} is revoked; it cannot send anything`);
+    if (existing.anyOperation !== anyOperation) await store.accounts.setAnyOperation(id, anyOperation);
+    return { key: { ...existing, anyOperation }, already: existing.anyOperation === anyOperation };
+  });
+  if (options.json) {
+    printJson(toJson({ ...key, marketDataPlan: key.account.marketDataPlan, predictionPlan: key.account.predictionPlan }));
+    return;
+  }
+  if (already) printLines(anyOperation ? `Key ${id} was already ${EXEMPT}.` : `Key ${id} was not exempt from trusted-document enforcement; nothing changed.`);
+  else if (anyOperation) printLines(`Key ${id} is now ${EXEMPT}; ${APPLIED}.`);
+  else printLines(`Key ${id} is no longer exempt from trusted-document enforcement (where it is enforced, it may send trusted documents only); ${APPLIED}.`);
+}
+
 async function listKeys(options: { json?: boolean }): Promise<void> {
   const keys = await withStore((store) => store.accounts.listKeys());
   if (options.json) {
@@ -152,7 +198,7 @@ async function listKeys(options: { json?: boolean }): Promise<void> {
     return;
   }
   printTable(
-    ['ID', 'PREFIX', 'ACCOUNT', 'NAME', 'PLAN', 'PREDICTION', 'CREATED', 'REVOKED'],
+    ['ID', 'PREFIX', 'ACCOUNT', 'NAME', 'PLAN', 'PREDICTION', 'ANY OPERATION', 'CREATED', 'REVOKED'],
     keys.map((k) => [
       k.id,
       `${k.displayPrefix}…`,
@@ -160,6 +206,7 @@ async function listKeys(options: { json?: boolean }): Promise<void> {
       k.name,
       k.marketDataPlan,
       k.predictionPlan,
+      k.anyOperation ? 'yes' : '-',
       isoOrNull(k.createdAt) ?? '',
       isoOrNull(k.revokedAt) ?? '-',
     ]),
@@ -175,6 +222,7 @@ function toJson(k: ApiKeyListing) {
     name: k.name,
     plan: k.marketDataPlan,
     prediction_plan: k.predictionPlan,
+    any_operation: k.anyOperation,
     created_at: isoOrNull(k.createdAt),
     revoked_at: isoOrNull(k.revokedAt),
   };

@@ -1,6 +1,7 @@
 /** The `market-gateway` command tree (D13). */
 import { Command } from 'commander';
 import { registerAlerts } from './alerts.js';
+import { registerDocuments } from './documents.js';
 import { registerKeys } from './keys.js';
 import { registerServe } from './serve.js';
 import { registerWebhooks } from './webhooks.js';
@@ -8,7 +9,7 @@ import { packageVersion } from '../package-info.js';
 
 export function buildProgram(): Command {
   const program = new Command('market-gateway')
-    .description('Market gateway: serve the API, manage API keys, price alerts and webhooks')
+    .description('Market gateway: serve the API, manage API keys, price alerts, webhooks and trusted documents')
     .version(packageVersion(), '-V, --version', 'print the version')
     // Throw instead of exiting, so main decides the exit code and the store is always closed.
     .exitOverride()
@@ -17,5 +18,6 @@ export function buildProgram(): Command {
   registerKeys(program);
   registerAlerts(program);
   registerWebhooks(program);
+  registerDocuments(program);
   return program;
 }

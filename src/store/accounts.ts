@@ -1,5 +1,5 @@
 /** Accounts and their API keys. */
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Account, MarketDataPlan, PredictionPlan } from '../domain/account.js';
 import { newId } from '../domain/ids.js';
 import type { AccountsTable, ApiKeysTable, Database } from './tables.js';
@@ -11,12 +11,15 @@ export interface ApiKeyRecord {
   name: string;
   createdAt: number;
   revokedAt: number | null;
+  /** Exempt from trusted-document enforcement: the key may send any GraphQL operation. */
+  anyOperation: boolean;
 }
 
 interface KeyWithAccount {
   keyId: string;
   keyHash: string;
   revokedAt: number | null;
+  anyOperation: boolean;
   account: Account;
 }
 
@@ -34,7 +37,7 @@ function toAccount(row: Pick<AccountsTable, 'id' | 'name' | 'market_data_plan' |
   };
 }
 
-function toKeyRecord(row: ApiKeysTable): ApiKeyRecord {
+function toKeyRecord(row: Selectable<ApiKeysTable>): ApiKeyRecord {
   return {
     id: row.id,
     accountId: row.account_id,
@@ -42,6 +45,7 @@ function toKeyRecord(row: ApiKeysTable): ApiKeyRecord {
     name: row.name,
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
+    anyOperation: row.any_operation === 1,
   };
 }
 
@@ -50,11 +54,21 @@ interface NewKey {
   keyHash: string;
   displayPrefix: string;
   now: number;
+  /** Exempt the key from trusted-document enforcement (false by default). */
+  anyOperation?: boolean;
 }
 
 /** Writes a new key of `accountId`; only the hash of the key is stored. */
 async function insertKey(db: Kysely<Database>, accountId: string, input: NewKey): Promise<ApiKeyRecord> {
-  const key: ApiKeyRecord = { id: newId('key'), accountId, displayPrefix: input.displayPrefix, name: input.name, createdAt: input.now, revokedAt: null };
+  const key: ApiKeyRecord = {
+    id: newId('key'),
+    accountId,
+    displayPrefix: input.displayPrefix,
+    name: input.name,
+    createdAt: input.now,
+    revokedAt: null,
+    anyOperation: input.anyOperation ?? false,
+  };
   await db
     .insertInto('api_keys')
     .values({
@@ -65,6 +79,7 @@ async function insertKey(db: Kysely<Database>, accountId: string, input: NewKey)
       name: key.name,
       created_at: key.createdAt,
       revoked_at: null,
+      any_operation: key.anyOperation ? 1 : 0,
     })
     .execute();
   return key;
@@ -130,6 +145,7 @@ export function createAccountRepository(db: Kysely<Database>) {
           'api_keys.id as key_id',
           'api_keys.key_hash',
           'api_keys.revoked_at',
+          'api_keys.any_operation',
           'accounts.id',
           'accounts.name',
           'accounts.market_data_plan',
@@ -138,7 +154,7 @@ export function createAccountRepository(db: Kysely<Database>) {
         .where('api_keys.key_hash', '=', keyHash)
         .executeTakeFirst();
       if (!row) return undefined;
-      return { keyId: row.key_id, keyHash: row.key_hash, revokedAt: row.revoked_at, account: toAccount(row) };
+      return { keyId: row.key_id, keyHash: row.key_hash, revokedAt: row.revoked_at, anyOperation: row.any_operation === 1, account: toAccount(row) };
     },
 
     async findKeyById(keyId: string): Promise<(ApiKeyRecord & { account: Account }) | undefined> {
@@ -162,6 +178,19 @@ export function createAccountRepository(db: Kysely<Database>) {
       if (!exists) return false;
       await db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', keyId).where('revoked_at', 'is', null).execute();
       return true;
+    },
+
+    /**
+     * Exempts a key from trusted-document enforcement, or ends its exemption; false when the key does
+     * not exist. Running servers see it when their cached entry of the key expires (KEY_CACHE_TTL_MS).
+     */
+    async setAnyOperation(keyId: string, anyOperation: boolean): Promise<boolean> {
+      const result = await db
+        .updateTable('api_keys')
+        .set({ any_operation: anyOperation ? 1 : 0 })
+        .where('id', '=', keyId)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
     },
 
     async listKeys(): Promise<ApiKeyListing[]> {

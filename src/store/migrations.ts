@@ -335,6 +335,16 @@ const trustedDocuments: Migration = {
   },
 };
 
+/** A key may be exempt from trusted-document enforcement (issue 23): 1 lets it send any operation. */
+const keyAnyOperation: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .alterTable('api_keys')
+      .addColumn('any_operation', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+  },
+};
+
 /** Ordered by name; never edit a migration that has shipped, add a new one. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -347,6 +357,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0007_history_volume': historyVolume,
     '0008_alerts_version': alertsVersion,
     '0009_trusted_documents': trustedDocuments,
+    '0010_key_any_operation': keyAnyOperation,
   };
 }
 

@@ -21,6 +21,8 @@ export interface ApiKeysTable {
   name: string;
   created_at: number;
   revoked_at: number | null;
+  /** 1: exempt from trusted-document enforcement (may send any operation); 0 by default. */
+  any_operation: Generated<number>;
 }
 
 export interface MarketsTable {

@@ -2,6 +2,7 @@
  * The operator CLI (D13) end to end: each case spawns `market-gateway` against a private SQLite
  * DATA_DIR. Independent spawns run concurrently, each a process start-up.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,6 +32,7 @@ interface CreatedKey {
   plan: string;
   prediction_plan: string;
   name: string;
+  any_operation: boolean;
   created_at: string;
 }
 
@@ -67,6 +69,7 @@ describe('keys', () => {
       plan: 'pro',
       prediction_plan: 'pro',
       name: 'acme',
+      any_operation: false,
       created_at: expect.stringMatching(ISO_MS),
     });
     expect(freeKey).toMatchObject({ plan: 'free', prediction_plan: 'none', name: 'default' });
@@ -112,6 +115,69 @@ describe('keys', () => {
       expect(bytes.includes(proKey.key)).toBe(false);
       expect(bytes.includes(freeKey.key)).toBe(false);
     }
+  });
+});
+
+describe('keys exempt from trusted documents', () => {
+  it('create --any-operation makes an exempt key and says so; list shows it; rotate keeps it', async () => {
+    const [json, human] = await Promise.all([
+      cli('keys', 'create', '--any-operation', '--name', 'ops', '--json'),
+      cli('keys', 'create', '--account', proKey.account_id, '--any-operation'),
+    ]);
+    expect(json.code).toBe(0);
+    const exempt = JSON.parse(json.stdout) as CreatedKey;
+    expect(exempt).toMatchObject({ name: 'ops', any_operation: true });
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/^ {2}exempt from trusted-document enforcement \(it may send any GraphQL operation\)$/m);
+    expect((await cli('keys', 'create')).stdout).not.toMatch(/exempt/);
+
+    const rotated = JSON.parse((await cli('keys', 'rotate', exempt.id, '--json')).stdout) as CreatedKey;
+    expect(rotated).toMatchObject({ account_id: exempt.account_id, any_operation: true });
+
+    const [listJson, listHuman] = await Promise.all([cli('keys', 'list', '--json'), cli('keys', 'list')]);
+    const listed = JSON.parse(listJson.stdout) as { id: string; any_operation: boolean }[];
+    expect(listed.find((k) => k.id === exempt.id)?.any_operation).toBe(true);
+    expect(listed.find((k) => k.id === proKey.id)?.any_operation).toBe(false);
+    expect(listHuman.stdout).toMatch(/^ID +PREFIX +ACCOUNT +NAME +PLAN +PREDICTION +ANY OPERATION +CREATED +REVOKED$/m);
+    expect(listHuman.stdout).toMatch(new RegExp(`^${exempt.id} .* ops +free +none +yes +\\d{4}-`, 'm'));
+    expect(listHuman.stdout).toMatch(new RegExp(`^${proKey.id} .* acme +pro +pro +- +\\d{4}-`, 'm'));
+    for (const { key } of [exempt, rotated]) expect(listJson.stdout + listHuman.stdout).not.toContain(key);
+  });
+
+  it('set --any-operation and --no-any-operation change an existing key; anything else is refused', async () => {
+    const key = JSON.parse((await cli('keys', 'create', '--json')).stdout) as CreatedKey;
+    const on = await cli('keys', 'set', key.id, '--any-operation');
+    expect(on.code).toBe(0);
+    expect(on.stdout).toBe(
+      `Key ${key.id} is now exempt from trusted-document enforcement (it may send any GraphQL operation); running servers apply this when their cached entry of the key expires (KEY_CACHE_TTL_MS, 60 s by default).\n`,
+    );
+    expect((await cli('keys', 'set', key.id, '--any-operation')).stdout).toMatch(/^Key key_\w+ was already exempt/);
+
+    const off = await cli('keys', 'set', key.id, '--no-any-operation', '--json');
+    expect(off.code).toBe(0);
+    expect(JSON.parse(off.stdout)).toEqual({
+      id: key.id,
+      prefix: key.key.slice(0, 10),
+      account_id: key.account_id,
+      name: 'default',
+      plan: 'free',
+      prediction_plan: 'none',
+      any_operation: false,
+      created_at: key.created_at,
+      revoked_at: null,
+    });
+    expect(off.stdout).not.toContain(key.key);
+    expect((await cli('keys', 'set', key.id, '--no-any-operation')).stdout).toMatch(/was not exempt from trusted-document enforcement; nothing changed/);
+
+    await cli('keys', 'revoke', key.id);
+    const [neither, unknown, revoked] = await Promise.all([
+      cli('keys', 'set', key.id),
+      cli('keys', 'set', 'key_doesnotexist', '--any-operation'),
+      cli('keys', 'set', key.id, '--any-operation'),
+    ]);
+    expectUserError(neither, /give --any-operation or --no-any-operation/);
+    expectUserError(unknown, /no key with id key_doesnotexist/);
+    expectUserError(revoked, new RegExp(`key ${key.id} is revoked`));
   });
 });
 
@@ -319,6 +385,98 @@ describe('webhooks', () => {
   });
 });
 
+describe('documents', () => {
+  const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/trusted-documents');
+  const apollo = path.join(FIXTURES, 'apollo-persisted-query-manifest.json');
+  const codegen = path.join(FIXTURES, 'persisted-documents.json');
+  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+  let dir: string;
+  /** A manifest written to a file of its own. */
+  const manifestFile = (name: string, content: unknown) => {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
+    return file;
+  };
+  const listed = async () => JSON.parse((await cli('documents', 'list', '--json')).stdout) as { id: string; name: string | null; type: string | null }[];
+
+  /** A bad file: one line on stderr (the store is not even opened), nothing on stdout, exit 1. */
+  function expectOneLine(result: CliResult, message: RegExp): void {
+    expectUserError(result, message);
+    expect(result.stderr).toMatch(/^error: [^\n]*\n$/);
+  }
+
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgw-cli-documents-'));
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('loads either format, each load replacing the last, and lists what is trusted', async () => {
+    const empty = await cli('documents', 'list');
+    expect(empty).toMatchObject({ code: 0, stdout: 'No trusted documents (load a manifest with: documents load <file>).\n' });
+
+    const first = await cli('documents', 'load', apollo);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe(`Loaded 2 trusted documents from ${apollo} (replacing 0); manifest version 1.\n`);
+    const fromApollo = JSON.parse(fs.readFileSync(apollo, 'utf8')) as { operations: { id: string; name: string }[] };
+    expect(await listed()).toEqual(fromApollo.operations.map((op) => ({ id: op.id, name: op.name, type: 'query', loaded_at: expect.stringMatching(ISO_MS) })));
+
+    const second = await cli('documents', 'load', codegen, '--json');
+    expect(second.code).toBe(0);
+    expect(JSON.parse(second.stdout)).toEqual({ loaded: 2, replaced: 2, version: 2 });
+    const keys = Object.keys(JSON.parse(fs.readFileSync(codegen, 'utf8')) as Record<string, string>);
+    expect((await listed()).map((d) => [d.id, d.name, d.type])).toEqual(keys.map((k) => [k.slice('sha256:'.length), null, null]));
+
+    const human = await cli('documents', 'list');
+    expect(human.stdout).toMatch(/^ID +NAME +TYPE$/m);
+    expect(human.stdout).toMatch(new RegExp(`^${keys[0]!.slice('sha256:'.length)} +- +-$`, 'm'));
+    expect(human.stdout).toMatch(/^2 trusted documents, loaded \d{4}-\d{2}-\d{2}T[\d:.]+Z \(manifest version 2\)\.$/m);
+  });
+
+  it('refuses a manifest with operations the schema does not know, naming each; nothing is loaded', async () => {
+    const before = await listed();
+    const bodies = [
+      'query Fine { viewer { accountId } }',
+      'query Stale { viewer { accountId email } }',
+      'mutation Gone { dropEverything }',
+      'query Cut { viewer {',
+    ];
+    const file = manifestFile('invalid.json', Object.fromEntries(bodies.map((b) => [`sha256:${sha256(b)}`, b])));
+    const refused = await cli('documents', 'load', file);
+    expectUserError(refused, new RegExp(`^error: ${file}: 3 of 4 trusted documents do not validate against the schema; nothing was loaded:$`, 'm'));
+    expect(refused.stderr).toMatch(new RegExp(`^  Stale \\(${sha256(bodies[1]!).slice(0, 12)}\\): Cannot query field "email" on type "Viewer"\\.$`, 'm'));
+    expect(refused.stderr).toMatch(/^ {2}Gone \(\w{12}\): /m);
+    expect(refused.stderr).toMatch(new RegExp(`^  ${sha256(bodies[3]!).slice(0, 12)}: Syntax Error`, 'm'));
+    expect(refused.stderr).not.toMatch(/Fine/);
+    expect(await listed()).toEqual(before);
+  });
+
+  it('a file that is missing, not JSON or not a manifest is one line and exit 1, never a stack', async () => {
+    const sha1Body = 'query Me { viewer { accountId } }';
+    const [missing, directory, notJson, wrongFormat, empty, badHash, sha1] = await Promise.all([
+      cli('documents', 'load', path.join(dir, 'nope.json')),
+      cli('documents', 'load', dir),
+      cli('documents', 'load', manifestFile('broken.json', '{\n  "sha256:ab": "query {\n')),
+      cli('documents', 'load', path.join(REPO_ROOT, 'package.json')),
+      cli('documents', 'load', manifestFile('empty.json', {})),
+      cli('documents', 'load', manifestFile('hash.json', { [`sha256:${sha256('query A { viewer { name } }')}`]: 'query B { viewer { name } }' })),
+      cli('documents', 'load', manifestFile('sha1.json', { [createHash('sha1').update(sha1Body).digest('hex')]: sha1Body })),
+    ]);
+    expectOneLine(missing, /^error: cannot read \S+nope\.json: no such file$/m);
+    expectOneLine(directory, /^error: cannot read \S+: it is a directory$/m);
+    expectOneLine(notJson, /^error: \S+broken\.json is not JSON: /m);
+    expectOneLine(
+      wrongFormat,
+      /package\.json: not a trusted-document manifest: the accepted formats are Apollo's persisted-query manifest .* and graphql-codegen's/,
+    );
+    expectOneLine(empty, /empty\.json: the manifest lists no documents$/m);
+    expectOneLine(
+      badHash,
+      /hash\.json: entry "sha256:\w+": "sha256:\w+" is not the lowercase hex SHA-256 of its document \(that is \w{64}\); the whole manifest is refused$/m,
+    );
+    expectOneLine(sha1, /it looks like SHA-1: set graphql-codegen's persistedDocuments\.hashAlgorithm to 'sha256'/);
+  });
+});
+
 describe('the command line itself', () => {
   /** Every command of the tree, as the words that reach it (`keys rotate`). */
   const commandPaths = (command: Command, prefix: string[] = []): string[][] =>
@@ -332,7 +490,9 @@ describe('the command line itself', () => {
 
   it('every command has its own help', async () => {
     const paths = commandPaths(buildProgram());
-    expect(paths.map((p) => p.join(' '))).toEqual(expect.arrayContaining(['keys rotate', 'alerts list', 'alerts cancel', 'start']));
+    expect(paths.map((p) => p.join(' '))).toEqual(
+      expect.arrayContaining(['keys rotate', 'keys set', 'alerts list', 'alerts cancel', 'documents load', 'start']),
+    );
     const results = await Promise.all(paths.map((words) => cli(...words, '--help')));
     results.forEach((result, i) => {
       expect(result.code).toBe(0);

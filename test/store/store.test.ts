@@ -24,7 +24,7 @@ describeOnEachEngine('store', (suite) => {
       now: 1_000,
     });
     const found = await suite.store.accounts.findKeyByHash(hashApiKey(key));
-    expect(found).toEqual({ keyId: record.id, keyHash: hashApiKey(key), revokedAt: null, account });
+    expect(found).toEqual({ keyId: record.id, keyHash: hashApiKey(key), revokedAt: null, anyOperation: false, account });
     expect(await suite.store.accounts.findKeyByHash(hashApiKey(`${key}x`))).toBeUndefined();
 
     expect(await suite.store.accounts.revokeKey(record.id, 2_000)).toBe(true);
@@ -56,11 +56,47 @@ describeOnEachEngine('store', (suite) => {
       keyId: added!.key.id,
       keyHash: hashApiKey(second),
       revokedAt: null,
+      anyOperation: false,
       account,
     });
     expect(
       await suite.store.accounts.addKey({ accountId: 'acct_missing', name: 'x', keyHash: hashApiKey(`${second}x`), displayPrefix: 'mgw_cccccc', now: 4_000 }),
     ).toBeUndefined();
+  });
+
+  maybe('a key may be exempt from trusted-document enforcement: when created, or set and unset later', async () => {
+    const key = `mgw_${'e'.repeat(40)}${name}`;
+    const { account, key: record } = await suite.store.accounts.createAccountWithKey({
+      name: 'exempt',
+      marketDataPlan: 'free',
+      predictionPlan: 'none',
+      keyHash: hashApiKey(key),
+      displayPrefix: key.slice(0, 10),
+      now: 1_000,
+      anyOperation: true,
+    });
+    expect(record.anyOperation).toBe(true);
+    expect((await suite.store.accounts.findKeyByHash(hashApiKey(key)))?.anyOperation).toBe(true);
+    const other = `mgw_${'f'.repeat(40)}${name}`;
+    const added = await suite.store.accounts.addKey({
+      accountId: account.id,
+      name: 'plain',
+      keyHash: hashApiKey(other),
+      displayPrefix: 'mgw_ffffff',
+      now: 2_000,
+    });
+    expect(added?.key.anyOperation).toBe(false);
+
+    expect(await suite.store.accounts.setAnyOperation(record.id, false)).toBe(true);
+    expect(await suite.store.accounts.setAnyOperation(added!.key.id, true)).toBe(true);
+    expect(await suite.store.accounts.setAnyOperation('key_missing', true)).toBe(false);
+    expect((await suite.store.accounts.findKeyById(record.id))?.anyOperation).toBe(false);
+    expect((await suite.store.accounts.findKeyByHash(hashApiKey(other)))?.anyOperation).toBe(true);
+    const listed = await suite.store.accounts.listKeys();
+    expect(listed.filter((k) => k.accountId === account.id).map((k) => [k.name, k.anyOperation])).toEqual([
+      ['exempt', false],
+      ['plain', true],
+    ]);
   });
 
   maybe('upserts markets and quotes, keeping the newest quote', async () => {

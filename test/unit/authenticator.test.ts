@@ -54,6 +54,17 @@ it('reads a key once, then answers from memory until its TTL passes', async () =
   }
 });
 
+it("carries the key's exemption from trusted-document enforcement; a change is seen when the cached entry expires", async () => {
+  const { key, id } = await newKey();
+  const auth = createAuthenticator({ accounts: store.accounts, pollMs: 60_000, ttlMs: 60_000 });
+  expect(await auth.authenticate(key, T0)).toMatchObject({ keyId: id, anyOperation: false });
+  await store.accounts.setAnyOperation(id, true);
+  expect((await auth.authenticate(key, T0 + 59_000))?.anyOperation).toBe(false);
+  expect((await auth.authenticate(key, T0 + 61_000))?.anyOperation).toBe(true);
+  await store.accounts.setAnyOperation(id, false);
+  expect((await auth.authenticate(key, T0 + 122_000))?.anyOperation).toBe(false);
+});
+
 it('never looks up a malformed key, and remembers an unknown one for a second only', async () => {
   const auth = createAuthenticator({ accounts: store.accounts, pollMs: 60_000 });
   const lookups = countLookups();

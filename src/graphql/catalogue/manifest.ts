@@ -4,7 +4,7 @@
  * whole or not at all, so a mistake in it can never leave a deployment trusting half an app.
  */
 import { createHash } from 'node:crypto';
-import { GraphQLError, type GraphQLSchema, parse, validate } from 'graphql';
+import { type DocumentNode, GraphQLError, type GraphQLSchema, Kind, parse, validate } from 'graphql';
 import { z } from 'zod';
 import { invalid } from '../../domain/errors.js';
 import { OPERATION_TYPES, type TrustedDocument } from '../../domain/trusted-documents.js';
@@ -110,23 +110,34 @@ export function parseTrustedManifest(json: unknown): TrustedDocument[] {
 /** A document the schema refuses, with each reason (a syntax error, an unknown field, ...). */
 export interface DocumentProblem {
   id: string;
+  /** The operation's name: the manifest's, else the ones its text defines. */
   name?: string;
   messages: string[];
 }
 
-function problemsOf(schema: GraphQLSchema, body: string): string[] {
-  try {
-    return validate(schema, parse(body)).map((e) => e.message);
-  } catch (error) {
-    if (error instanceof GraphQLError) return [error.message];
-    throw error;
-  }
+/** The names of the operations a document defines (graphql-codegen's manifests name none). */
+function operationNames(document: DocumentNode): string | undefined {
+  const names = document.definitions.flatMap((d) => (d.kind === Kind.OPERATION_DEFINITION && d.name ? [d.name.value] : []));
+  return names.length > 0 ? names.join(', ') : undefined;
 }
 
-/** The documents that do not parse or validate against `schema`; empty when every one does. */
+function problemOf(schema: GraphQLSchema, d: TrustedDocument): DocumentProblem | undefined {
+  let document: DocumentNode;
+  try {
+    document = parse(d.body);
+  } catch (error) {
+    if (!(error instanceof GraphQLError)) throw error;
+    return { id: d.id, ...(d.name ? { name: d.name } : {}), messages: [error.message] };
+  }
+  const messages = validate(schema, document).map((e) => e.message);
+  const name = d.name ?? operationNames(document);
+  return messages.length === 0 ? undefined : { id: d.id, ...(name ? { name } : {}), messages };
+}
+
+/**
+ * The documents that do not parse or validate against `schema`, each named by its operation (the
+ * manifest's name, else the names in its text); empty when every one does.
+ */
 export function checkAgainstSchema(schema: GraphQLSchema, documents: readonly TrustedDocument[]): DocumentProblem[] {
-  return documents.flatMap((d) => {
-    const messages = problemsOf(schema, d.body);
-    return messages.length === 0 ? [] : [{ id: d.id, ...(d.name ? { name: d.name } : {}), messages }];
-  });
+  return documents.flatMap((d) => problemOf(schema, d) ?? []);
 }
