@@ -1,6 +1,10 @@
-/** API key format, hashing and comparison (D2). Keys are shown once; only hashes are stored. */
+/**
+ * API keys (D2): their format, hashing and comparison, and where a request carries one (D3). Keys
+ * are shown once; only hashes are stored.
+ */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { randomBase62 } from '../domain/ids.js';
+import type { Variant } from '../domain/variant.js';
 
 const KEY_PREFIX = 'mgw_';
 const KEY_PATTERN = /^mgw_[0-9A-Za-z]{32,128}$/;
@@ -28,4 +32,19 @@ export function hashesEqual(a: string, b: string): boolean {
 /** What listings show instead of the key: enough to recognise it, useless to an attacker. */
 export function displayPrefix(key: string): string {
   return key.slice(0, KEY_PREFIX.length + 6);
+}
+
+/** Where a request carries its key (D3): the Bearer header on both variants; `?apikey=` on B only. */
+const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
+
+/**
+ * The presented key, or undefined when none is usable. A malformed Authorization header counts
+ * as no key at all; the header wins over `apikey` where both are given.
+ */
+export function presentedKey(authorization: string | undefined, apikeyParam: unknown, variant: Variant): string | undefined {
+  if (authorization !== undefined && authorization !== '') {
+    return BEARER.exec(authorization)?.[1];
+  }
+  if (variant === 'B' && typeof apikeyParam === 'string' && apikeyParam !== '') return apikeyParam;
+  return undefined;
 }

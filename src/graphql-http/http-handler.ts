@@ -13,7 +13,7 @@ import type { GraphQLError, GraphQLFormattedError } from 'graphql';
 import Negotiator from 'negotiator';
 import getRawBody from 'raw-body';
 import type { Principal } from '../auth/authenticator.js';
-import { presentedKey } from '../auth/credentials.js';
+import { presentedKey } from '../auth/api-key.js';
 import type { Edge } from '../edge/edge.js';
 import { ApiError } from '../edge/errors.js';
 import { toGraphQLErrors } from '../edge/graphql-codes.js';
@@ -22,7 +22,7 @@ import type { PreparedOperation } from '../graphql/catalogue/prepare.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { matchesEtag } from '../rest/response-cache.js';
 import { graphqlRequestOf, type GraphQLRequest } from './graphql-request.js';
-import { refusalAsApiError } from './refusal.js';
+import { refusalAsApiError } from './graphql-request.js';
 
 interface GraphQLHttpOptions {
   server: ApolloServer<GraphQLContext>;

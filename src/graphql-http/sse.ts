@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ExecutionResult } from 'graphql';
 import { createHandler } from 'graphql-sse/lib/use/http';
-import { presentedKey } from '../auth/credentials.js';
+import { presentedKey } from '../auth/api-key.js';
 import type { Edge } from '../edge/edge.js';
 import { ApiError } from '../edge/errors.js';
 import type { SubscriptionGate } from './subscription-gate.js';

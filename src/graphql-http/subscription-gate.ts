@@ -11,7 +11,7 @@ import { ApiError } from '../edge/errors.js';
 import { toGraphQLErrors } from '../edge/graphql-codes.js';
 import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
 import type { PreparedOperation } from '../graphql/catalogue/prepare.js';
-import { refusalAsApiError } from './refusal.js';
+import { refusalAsApiError } from './graphql-request.js';
 
 export interface SubscriptionRequest {
   key: string | undefined;

@@ -12,7 +12,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Authenticator } from '../auth/authenticator.js';
-import { presentedKey } from '../auth/credentials.js';
+import { presentedKey } from '../auth/api-key.js';
 import type { Edge } from '../edge/edge.js';
 import { ApiError } from '../edge/errors.js';
 import type { SubscriptionGate } from './subscription-gate.js';

@@ -1,17 +1,21 @@
 /**
- * The node:http server of one listener, with the limits a public API needs. Timeouts are ordered
+ * The node:http server of one listener: the limits a public API needs, and the one pipeline every
+ * request passes (an ordered list of steps with one error renderer), whose stamp (request id,
+ * security headers) also goes on the answers written on the socket before any step. Timeouts are ordered
  * for a load balancer in front: its idle timeout is typically 60 s, so keep-alive outlives it
  * (the balancer, not us, closes idle connections: no request races a close) and the header
  * timeout outlives keep-alive. Errors node answers itself, before any handler runs (headers too
  * large, a malformed request, a request too slow), still get a JSON body in the variant's envelope.
  */
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, STATUS_CODES, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
-import { errorBody } from '../rest/envelope.js';
 import type { Variant } from '../domain/variant.js';
 import { ApiError, type ErrorStatus } from '../edge/errors.js';
-import { stampHeaders } from './stamp.js';
+import type { Classify } from '../edge/classify.js';
+import { errorBody, sendError } from '../rest/envelope.js';
+import { JSON_ONLY_CSP, SECURITY_HEADERS } from './security-headers.js';
 
 export const HTTP_LIMITS = {
   /** Request line plus headers; larger is 431. */
@@ -39,6 +43,65 @@ const CLIENT_ERRORS: Record<string, [ErrorStatus, string]> = {
   HPE_HEADER_OVERFLOW: HEADERS_TOO_LARGE,
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'request not received in time'],
 };
+
+/*
+ * What every answer of a listener carries, whoever writes it (a step, the error renderer, or an
+ * answer written on the socket before any step): a request id (the client's own when it is a plain
+ * token, else a new one), the security headers, and a CSP that forbids everything for JSON.
+ */
+
+/** The client's `X-Request-Id` when it is a plain token of at most 64 characters; else a new UUID. */
+export function requestIdOf(req: Pick<IncomingMessage, 'headers'> | undefined): string {
+  const header = req?.headers['x-request-id'];
+  return typeof header === 'string' && /^[\w.-]{1,64}$/.test(header) ? header : randomUUID();
+}
+
+/** The headers every answer starts with; `html` pages set their own CSP (they load scripts). */
+export function stampHeaders(req: Pick<IncomingMessage, 'headers'> | undefined, html = false): (readonly [string, string])[] {
+  return [['X-Request-Id', requestIdOf(req)], ...SECURITY_HEADERS, ...(html ? [] : [['Content-Security-Policy', JSON_ONLY_CSP] as const])];
+}
+
+/*
+ * The pipeline: a step answers (returns true, or the promise of its answer) or passes the request
+ * on; whatever a step throws or rejects with is rendered by `fail`, in the variant's envelope,
+ * classified once.
+ */
+
+/** True when the step answered (or will: a promise it started). */
+export type Step = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<void>;
+
+export interface Pipeline {
+  handle: RequestListener;
+  /** The one error renderer: what `error` is, in the variant's envelope (or the end of a response already started). */
+  fail(res: ServerResponse, error: unknown): void;
+}
+
+export function createPipeline(options: { variant: Variant; classify: Classify; steps: readonly Step[] }): Pipeline {
+  const { variant, classify, steps } = options;
+  const fail = (res: ServerResponse, error: unknown): void => {
+    const answer = classify('http', error);
+    // Too late for a status: end what was started, so the client sees a cut answer, not a hang.
+    if (res.headersSent) return void res.destroy();
+    // An error is JSON, whatever page the path would have served.
+    res.setHeader('Content-Security-Policy', JSON_ONLY_CSP);
+    sendError(res, variant, answer, res.req.method === 'HEAD');
+  };
+  return {
+    fail,
+    handle(req, res) {
+      try {
+        for (const step of steps) {
+          const answered = step(req, res);
+          if (answered === false) continue;
+          if (answered !== true) answered.catch((error: unknown) => fail(res, error));
+          return;
+        }
+      } catch (error) {
+        fail(res, error);
+      }
+    },
+  };
+}
 
 /**
  * A refusal written straight to the socket, before any handler (node made no response object for

@@ -19,9 +19,7 @@ import type { HttpMetrics } from '../metrics/http-metrics.js';
 import { sendJson } from '../rest/envelope.js';
 import { docsRouter } from './docs.js';
 import { serveExplorer } from './explorer.js';
-import { answerOnSocket, type GatewayApp, HTTP_LIMITS } from './http-server.js';
-import { createPipeline, type Step } from './pipeline.js';
-import { stampHeaders } from './stamp.js';
+import { answerOnSocket, createPipeline, type GatewayApp, HTTP_LIMITS, type Step, stampHeaders } from './http-server.js';
 
 interface VariantAppOptions {
   /** Prometheus registry served at /metrics. */

@@ -5,7 +5,7 @@
  * request (key, route, plan, quota, parameters); the facade executes and renders the outcome.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { presentedKey } from '../auth/credentials.js';
+import { presentedKey } from '../auth/api-key.js';
 import type { Classify } from '../edge/classify.js';
 import type { Edge } from '../edge/edge.js';
 import { ApiError } from '../edge/errors.js';
@@ -15,7 +15,7 @@ import type { PreparedOperation } from '../graphql/catalogue/prepare.js';
 import type { GraphQLServices } from '../graphql/services.js';
 import { sendError, sendJson } from './envelope.js';
 import { checkParams } from './params.js';
-import { parseRawQuery } from './query.js';
+import { parseRawQuery } from './params.js';
 import { cacheKeyOf, createResponseCache, matchesEtag } from './response-cache.js';
 import type { RouteDefinition } from './route-table.js';
 

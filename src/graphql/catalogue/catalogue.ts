@@ -5,14 +5,14 @@
  * a `documentId`), applies the trusted-documents policy, keeps what it prepared in one bounded LRU,
  * and builds the request context. Transports find their operation here and only render.
  */
-import { type DocumentNode, type GraphQLSchema, print, specifiedRules, type ValidationRule } from 'graphql';
+import { type DocumentNode, type GraphQLSchema, getVariableValues, print, specifiedRules, type ValidationRule } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import type { Principal } from '../../auth/authenticator.js';
 import type { GraphQLContext } from '../context.js';
 import { createLoaders } from '../loaders.js';
 import type { GraphQLServices } from '../services.js';
 import { collectFieldRequirements } from './plan-requirements.js';
-import { coerceVariables, OperationRefusal, operationId, type PreparedOperation, prepareOperation, type PrepareRules } from './prepare.js';
+import { OperationRefusal, operationId, type PreparedOperation, prepareOperation, type PrepareRules } from './prepare.js';
 import type { TrustedDocuments } from './trusted-documents.js';
 
 /** What a request names: a text, a persisted id (APQ's `sha256Hash`, or `documentId`), or both (APQ's registration). */
@@ -91,8 +91,10 @@ export function createOperationCatalogue(options: CatalogueOptions): OperationCa
   const textOf = (id: string): string | undefined => routes.get(id)?.text ?? trusted?.body(id) ?? registered.get(id);
 
   /** Refused in `enforce` for a caller not exempt; counted (and logged) in `log`; REST routes' operations always pass. */
-  function untrusted(id: string, caller: Principal | null): OperationRefusal | undefined {
-    if (!trusted || trusted.mode === 'off' || routes.has(id) || trusted.has(id)) return undefined;
+  function untrusted(idOf: () => string, caller: Principal | null): OperationRefusal | undefined {
+    if (!trusted || trusted.mode === 'off') return undefined; // the text is not even hashed
+    const id = idOf();
+    if (routes.has(id) || trusted.has(id)) return undefined;
     if (trusted.mode === 'log' || caller?.anyOperation) {
       trusted.onUntrusted(id);
       return undefined;
@@ -121,14 +123,20 @@ export function createOperationCatalogue(options: CatalogueOptions): OperationCa
       if (text === undefined) {
         return OperationRefusal.of('BAD_USER_INPUT', 'GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.');
       }
-      const refusal = untrusted(id ?? operationId(text), caller);
+      const refusal = untrusted(() => id ?? operationId(text), caller);
       if (refusal) return refusal;
       const found = prepare(text, request.operationName);
       if (id !== undefined && request.query !== undefined && !(found instanceof OperationRefusal)) registered.set(id, text);
       return found;
     },
 
-    coerce: (operation, variables) => coerceVariables(schema, operation, variables),
+    coerce(operation, variables) {
+      // graphql-jit coerces them again as it runs; this pass gives graphql-js's exact 400 messages first.
+      const definitions = operation.operation.variableDefinitions;
+      if (!definitions?.length) return { values: variables };
+      const coerced = getVariableValues(schema, definitions, variables);
+      return coerced.errors ? new OperationRefusal('BAD_USER_INPUT', coerced.errors) : { values: variables };
+    },
 
     context: (principal, transport, extra) => ({ principal, services, loaders: createLoaders(services), transport, responseHeaders: {}, ...extra }),
 

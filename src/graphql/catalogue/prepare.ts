@@ -4,18 +4,7 @@
  * compiled function. What fails becomes a refusal in graphql-js's own words, never a throw.
  */
 import { createHash } from 'node:crypto';
-import {
-  type DocumentNode,
-  type ExecutionResult,
-  GraphQLError,
-  type GraphQLSchema,
-  getVariableValues,
-  Kind,
-  type OperationDefinitionNode,
-  parse,
-  validate,
-  type ValidationRule,
-} from 'graphql';
+import { type DocumentNode, GraphQLError, type GraphQLSchema, Kind, type OperationDefinitionNode, parse, validate, type ValidationRule } from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import { analyzeOperation, type FieldRequirements, type OperationAnalysis } from './plan-requirements.js';
 
@@ -89,18 +78,3 @@ export function prepareOperation(rules: PrepareRules, text: string, operationNam
   }
   return prepared;
 }
-
-/** The variables as graphql-js coerces them, or its errors (a 400 with its exact messages, as Apollo answers). */
-export function coerceVariables(
-  schema: GraphQLSchema,
-  prepared: PreparedOperation,
-  variables: Record<string, unknown>,
-): { values: Record<string, unknown> } | OperationRefusal {
-  const definitions = prepared.operation.variableDefinitions;
-  if (!definitions?.length) return { values: variables };
-  const coerced = getVariableValues(schema, definitions, variables);
-  if (coerced.errors) return new OperationRefusal('BAD_USER_INPUT', coerced.errors);
-  return { values: variables };
-}
-
-export type { ExecutionResult };
