@@ -86,7 +86,9 @@ for (const [name, run] of REQUESTS) {
       files.push(path.relative(srcDir, script.url.slice('file://'.length)));
     }
   }
-  console.log(`${name}: ${status}, ${files.length} files, ${calls} calls of our functions, ${admissions} admissions by the edge\n  ${files.sort().join(' ')}`);
+  console.log(
+    `${name}: ${status}, ${files.length} files, ${calls} calls of our functions, ${admissions} entries into the edge (admit: a call, plus one per await it resumes from)\n  ${files.sort().join(' ')}`,
+  );
 }
 await session.post('Profiler.stopPreciseCoverage');
 for (const s of Object.values(servers)) s.close();

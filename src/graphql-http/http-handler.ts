@@ -145,6 +145,8 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
     const url = req.url ?? '';
     let search = url.includes('?') ? url.slice(url.indexOf('?')) : '';
     if (request) {
+      // Admitted already, and judged safe from forgery (a key in the header, or Apollo's own preflight header).
+      headers.set('apollo-require-preflight', 'true');
       const { query, operationName, variables, extensions } = request;
       body = req.method === 'POST' ? { query, variables, ...(operationName ? { operationName } : {}), ...(extensions ? { extensions } : {}) } : undefined;
       if (req.method === 'GET')

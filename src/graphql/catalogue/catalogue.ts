@@ -9,7 +9,7 @@ import { type DocumentNode, type GraphQLSchema, getVariableValues, print, specif
 import { LRUCache } from 'lru-cache';
 import type { Principal } from '../../auth/authenticator.js';
 import type { GraphQLContext } from '../context.js';
-import { createLoaders } from '../loaders.js';
+import { createLoaders, type Loaders } from '../loaders.js';
 import type { GraphQLServices } from '../services.js';
 import { collectFieldRequirements } from './plan-requirements.js';
 import { OperationRefusal, operationId, type PreparedOperation, prepareOperation, type PrepareRules } from './prepare.js';
@@ -138,7 +138,21 @@ export function createOperationCatalogue(options: CatalogueOptions): OperationCa
       return coerced.errors ? new OperationRefusal('BAD_USER_INPUT', coerced.errors) : { values: variables };
     },
 
-    context: (principal, transport, extra) => ({ principal, services, loaders: createLoaders(services), transport, responseHeaders: {}, ...extra }),
+    context(principal, transport, extra) {
+      // DataLoaders only when a resolver asks: the dashboards' hottest queries read the read models directly.
+      let loaders: Loaders | undefined;
+      return {
+        principal,
+        services,
+        transport,
+        responseHeaders: {},
+        ...extra,
+        get loaders(): Loaders {
+          loaders ??= createLoaders(services);
+          return loaders;
+        },
+      };
+    },
 
     documentStore: {
       // Apollo asks by `<schema hash>:<query hash>`; the catalogue prepared (and validated) that text just before.
