@@ -8,7 +8,7 @@ import { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
 import { DomainError } from '../domain/errors.js';
 import type { DegradedAnswers } from './degraded.js';
-import { ApiError, apiErrorFromDomain } from './errors.js';
+import { ApiError, apiErrorFromDomain, ERROR_TYPES, type ErrorStatus } from './errors.js';
 import { KEPT_CODES, statusOfCode } from './graphql-codes.js';
 
 /** `where` names the path for the log and the degraded-answers counter (`rest`, `graphql`, `subscription`, `http`). */
@@ -29,6 +29,11 @@ export function createClassifier(degraded: DegradedAnswers, logger: Logger): Cla
       // Apollo's refusal of a request itself (no code, a 4xx, before any resolver: no path).
       const http = (error.extensions?.http as { status?: unknown } | undefined)?.status;
       if (typeof http === 'number' && http >= 400 && http < 500 && error.path === undefined) return new ApiError(400, error.message);
+    }
+    // A library's own 4xx (http-errors, as Express's static files raise them): the client's, said plainly.
+    const status = (error as { status?: unknown; expose?: unknown } | null)?.status;
+    if (typeof status === 'number' && status >= 400 && status < 500 && (error as { expose?: unknown }).expose === true) {
+      return new ApiError(status in ERROR_TYPES ? (status as ErrorStatus) : 400, status === 404 ? 'not found' : 'bad request');
     }
     const unavailable = degraded.answerFor(where, error);
     if (unavailable) return unavailable;

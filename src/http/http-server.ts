@@ -1,8 +1,8 @@
 /**
  * The node:http server of one listener: the limits a public API needs, and the one pipeline every
  * request passes (an ordered list of steps with one error renderer), whose stamp (request id,
- * security headers) also goes on the answers written on the socket before any step. Timeouts are ordered
- * for a load balancer in front: its idle timeout is typically 60 s, so keep-alive outlives it
+ * security headers) also goes on the answers written on the socket before any step. Timeouts
+ * are ordered for a load balancer in front: its idle timeout is typically 60 s, so keep-alive outlives it
  * (the balancer, not us, closes idle connections: no request races a close) and the header
  * timeout outlives keep-alive. Errors node answers itself, before any handler runs (headers too
  * large, a malformed request, a request too slow), still get a JSON body in the variant's envelope.
@@ -106,7 +106,7 @@ export function createPipeline(options: { variant: Variant; classify: Classify; 
 /**
  * A refusal written straight to the socket, before any handler (node made no response object for
  * it, or the connection is an upgrade): the status's reason phrase, what every answer carries
- * (stamp.ts), the envelope, and the end of the connection.
+ * (the stamp above), the envelope, and the end of the connection.
  */
 export function answerOnSocket(socket: Duplex, variant: Variant, error: ApiError, req?: IncomingMessage): void {
   if (!socket.writable) return void socket.destroy();

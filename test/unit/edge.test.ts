@@ -137,3 +137,14 @@ it('classifies what a dependency throws once, into the refusal the transport ren
   const outcome = await failing.admit(request('mgw_x').req);
   expect(outcome).toMatchObject({ admitted: false, error: { status: 503, message: 'rest: connect ECONNREFUSED' } });
 });
+
+it("classify: a library's 4xx is the client's, a dependency's failure a 503, anything else a bare 500", () => {
+  const classify = createClassifier(createDegradedAnswers(pino({ level: 'silent' })), pino({ level: 'silent' }));
+  expect(classify('http', Object.assign(new Error('URIError: URI malformed'), { status: 400, expose: true }))).toMatchObject({
+    status: 400,
+    message: 'bad request',
+  });
+  expect(classify('http', Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }))).toMatchObject({ status: 503 });
+  expect(classify('http', Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }))).toMatchObject({ status: 503 });
+  expect(classify('http', new TypeError('x is undefined'))).toMatchObject({ status: 500, message: 'internal error' });
+});
