@@ -3,10 +3,10 @@
  * (the client's own when it sends a plain one) and the security headers. The test walks every
  * route and every kind of refusal, including the answers written on the socket before any handler.
  */
-import net from 'node:net';
 import type supertest from 'supertest';
 import { marketDataRoutes } from '../../src/rest/routes/market-data.js';
 import { predictionRoutes } from '../../src/rest/routes/prediction.js';
+import { rawExchange } from '../support/raw-http.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 
 let t: TestService;
@@ -106,24 +106,11 @@ describe('every answer a handler writes', () => {
   });
 });
 
-/** Sends raw bytes and returns the head of what comes back before the server closes. */
-function raw(listener: Listener, bytes: string): Promise<{ status: number; headers: Record<string, string> }> {
-  const port = Number(new URL(t.urls[listener]).port);
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(bytes));
-    let data = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk) => (data += chunk));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const [statusLine = '', ...lines] = data.split('\r\n\r\n')[0]!.split('\r\n');
-      resolve({
-        status: Number(statusLine.split(' ')[1]),
-        headers: Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()])),
-      });
-    });
-  });
-}
+/** Sends raw bytes to a listener; the answer's head by header name. */
+const raw = async (listener: Listener, bytes: string) => {
+  const answer = await rawExchange(Number(new URL(t.urls[listener]).port), bytes);
+  return { status: answer.status, headers: answer.headerMap };
+};
 
 describe('every answer written on the socket before a handler', () => {
   const SOCKET: [string, Listener, string, number][] = [

@@ -8,6 +8,7 @@ import net from 'node:net';
 import { createHttpServer, HTTP_LIMITS, malformedHead } from '../../src/http/http-server.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 import { within } from '../support/wait.js';
+import { rawExchange } from '../support/raw-http.js';
 
 let t: TestService;
 const savedNodeEnv = process.env.NODE_ENV;
@@ -19,21 +20,6 @@ afterAll(async () => {
   process.env.NODE_ENV = savedNodeEnv;
   await t?.close();
 });
-
-/** Sends raw bytes and returns what comes back until the server closes. */
-function rawExchange(port: number, bytes: string): Promise<{ status: number; headers: string; body: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(bytes));
-    let data = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk) => (data += chunk));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const [head = '', body = ''] = data.split('\r\n\r\n');
-      resolve({ status: Number(head.split(' ')[1]), headers: head, body });
-    });
-  });
-}
 
 const portOf = (agent: TestService['a']) => Number(new URL((agent as unknown as { app: string }).app).port);
 
