@@ -8,6 +8,8 @@ import path from 'node:path';
 
 const SRC = path.resolve(import.meta.dirname, '../../src');
 const CATALOGUE = path.join(SRC, 'graphql/catalogue');
+/** Inside the catalogue, one file prepares; the others ask it (the catalogue compiles nothing itself but coerces variables). */
+const PREPARES = [path.join(CATALOGUE, 'prepare.ts'), path.join(CATALOGUE, 'catalogue.ts')];
 const OWNED = ['parse', 'validate', 'specifiedRules', 'getOperationAST', 'getVariableValues', 'compileQuery', 'execute', 'subscribe', 'createLoaders'];
 
 function sourceFiles(dir: string): string[] {
@@ -39,10 +41,10 @@ it('finds the imports it looks for (the check can fail)', () => {
   expect(importedNames("import { createLoaders } from '../graphql/loaders.js';", /loaders\.js$/)).toEqual(['createLoaders']);
 });
 
-it('no file outside the catalogue parses, validates, compiles or builds a context', () => {
+it('no file outside the catalogue (its prepare.ts and catalogue.ts) parses, validates, compiles or builds a context', () => {
   const offenders: string[] = [];
   for (const file of sourceFiles(SRC)) {
-    if (file.startsWith(CATALOGUE) || file.endsWith(path.join('graphql', 'loaders.ts'))) continue;
+    if (PREPARES.includes(file) || file.endsWith(path.join('graphql', 'loaders.ts'))) continue;
     const text = fs.readFileSync(file, 'utf8');
     if (/from 'graphql-jit'/.test(text)) offenders.push(`${path.relative(SRC, file)}: graphql-jit`);
     for (const name of importedNames(text, /^graphql$|loaders\.js$/)) {

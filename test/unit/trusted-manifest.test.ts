@@ -156,4 +156,12 @@ describe('checkAgainstSchema', () => {
       { id: sha256(unknownField), name: 'Bad', messages: [expect.any(String), expect.any(String)] },
     ]);
   });
+
+  it("checks with the rules every request meets: a document over the guards' limits would never run, so it is refused at load", () => {
+    const aliased = (n: number) => `query Many { ${Array.from({ length: n }, (_, i) => `a${i}: viewer { name }`).join(' ')} }`;
+    expect(checkAgainstSchema(createSchema(), [{ id: sha256(aliased(15)), body: aliased(15) }])).toEqual([]);
+    expect(checkAgainstSchema(createSchema(), [{ id: sha256(aliased(16)), body: aliased(16) }])).toEqual([
+      { id: sha256(aliased(16)), name: 'Many', messages: [expect.stringMatching(/Aliases limit of 15 exceeded/)] },
+    ]);
+  });
 });

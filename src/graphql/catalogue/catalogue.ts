@@ -5,14 +5,13 @@
  * a `documentId`), applies the trusted-documents policy, keeps what it prepared in one bounded LRU,
  * and builds the request context. Transports find their operation here and only render.
  */
-import { type DocumentNode, type GraphQLSchema, getVariableValues, print, specifiedRules, type ValidationRule } from 'graphql';
+import { type DocumentNode, type GraphQLSchema, getVariableValues, print, type ValidationRule } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import type { Principal } from '../../auth/authenticator.js';
 import type { GraphQLContext } from '../context.js';
 import { createLoaders, type Loaders } from '../loaders.js';
 import type { GraphQLServices } from '../services.js';
-import { collectFieldRequirements } from './plan-requirements.js';
-import { OperationRefusal, operationId, type PreparedOperation, prepareOperation, type PrepareRules } from './prepare.js';
+import { OperationRefusal, operationId, type PreparedOperation, prepareOperation, prepareRules } from './prepare.js';
 import type { TrustedDocuments } from './trusted-documents.js';
 
 /** What a request names: a text, a persisted id (APQ's `sha256Hash`, or `documentId`), or both (APQ's registration). */
@@ -58,12 +57,7 @@ const NOT_FOUND = 'PersistedQueryNotFound';
 
 export function createOperationCatalogue(options: CatalogueOptions): OperationCatalogue {
   const { schema, services, trusted } = options;
-  const rules: PrepareRules = {
-    schema,
-    fields: collectFieldRequirements(schema),
-    validationRules: [...specifiedRules, ...(options.validationRules ?? [])],
-    maxTokens: options.maxTokens ?? 2_000,
-  };
+  const rules = prepareRules(schema, options.validationRules ?? [], options.maxTokens ?? 2_000);
   const maxEntries = options.maxEntries ?? 1_000;
   const maxSize = options.maxCharacters ?? 4_000_000;
   // Bounded by size too: a thousand 100 KB texts must not pin 100 MB (a compiled query is a few KB).

@@ -4,10 +4,12 @@
  * whole or not at all, so a mistake in it can never leave a deployment trusting half an app.
  */
 import { createHash } from 'node:crypto';
-import { type DocumentNode, GraphQLError, type GraphQLSchema, Kind, parse, validate } from 'graphql';
+import { type DocumentNode, type GraphQLSchema, Kind } from 'graphql';
 import { z } from 'zod';
 import { invalid } from '../../domain/errors.js';
 import { OPERATION_TYPES, type TrustedDocument } from '../../domain/trusted-documents.js';
+import { GRAPHQL_LIMITS, guardRules } from './guards.js';
+import { OperationRefusal, parseAndValidate, parseDocument, type PrepareRules, prepareRules } from './prepare.js';
 
 const APOLLO_FORMAT = 'apollo-persisted-query-manifest';
 const ACCEPTED =
@@ -121,23 +123,21 @@ function operationNames(document: DocumentNode): string | undefined {
   return names.length > 0 ? names.join(', ') : undefined;
 }
 
-function problemOf(schema: GraphQLSchema, d: TrustedDocument): DocumentProblem | undefined {
-  let document: DocumentNode;
-  try {
-    document = parse(d.body);
-  } catch (error) {
-    if (!(error instanceof GraphQLError)) throw error;
-    return { id: d.id, ...(d.name ? { name: d.name } : {}), messages: [error.message] };
-  }
-  const messages = validate(schema, document).map((e) => e.message);
-  const name = d.name ?? operationNames(document);
-  return messages.length === 0 ? undefined : { id: d.id, ...(name ? { name } : {}), messages };
+function problemOf(rules: PrepareRules, d: TrustedDocument): DocumentProblem | undefined {
+  const checked = parseAndValidate(rules, d.body);
+  if (!(checked instanceof OperationRefusal)) return undefined;
+  // A text that parses but does not validate is named by its operations where the manifest names none.
+  const parsed = d.name ? undefined : parseDocument(rules, d.body);
+  const name = d.name ?? (parsed && !(parsed instanceof OperationRefusal) ? operationNames(parsed) : undefined);
+  return { id: d.id, ...(name ? { name } : {}), messages: checked.errors.map((e) => e.message) };
 }
 
 /**
- * The documents that do not parse or validate against `schema`, each named by its operation (the
- * manifest's name, else the names in its text); empty when every one does.
+ * The documents that would not run: that do not parse or validate against `schema` with the rules
+ * every request meets (the guards' limits too), each named by its operation (the manifest's name,
+ * else the names in its text); empty when every one would.
  */
 export function checkAgainstSchema(schema: GraphQLSchema, documents: readonly TrustedDocument[]): DocumentProblem[] {
-  return documents.flatMap((d) => problemOf(schema, d) ?? []);
+  const rules = prepareRules(schema, guardRules(), GRAPHQL_LIMITS.maxTokens);
+  return documents.flatMap((d) => problemOf(rules, d) ?? []);
 }

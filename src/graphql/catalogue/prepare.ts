@@ -4,9 +4,19 @@
  * compiled function. What fails becomes a refusal in graphql-js's own words, never a throw.
  */
 import { createHash } from 'node:crypto';
-import { type DocumentNode, GraphQLError, type GraphQLSchema, Kind, type OperationDefinitionNode, parse, validate, type ValidationRule } from 'graphql';
+import {
+  type DocumentNode,
+  GraphQLError,
+  type GraphQLSchema,
+  Kind,
+  type OperationDefinitionNode,
+  parse,
+  validate,
+  type ValidationRule,
+  specifiedRules,
+} from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
-import { analyzeOperation, type FieldRequirements, type OperationAnalysis } from './plan-requirements.js';
+import { analyzeOperation, collectFieldRequirements, type FieldRequirements, type OperationAnalysis } from './plan-requirements.js';
 
 /** An operation ready to run: found once, reused by every request that sends the same text. */
 export interface PreparedOperation {
@@ -49,6 +59,29 @@ export interface PrepareRules {
   maxTokens: number;
 }
 
+/** The rules for `schema`: graphql-js's own validation rules, then `extra` (the guards), and the token cap. */
+export function prepareRules(schema: GraphQLSchema, extra: readonly ValidationRule[], maxTokens: number): PrepareRules {
+  return { schema, fields: collectFieldRequirements(schema), validationRules: [...specifiedRules, ...extra], maxTokens };
+}
+
+/** A text parsed within the token cap, or graphql-js's syntax error. */
+export function parseDocument(rules: PrepareRules, text: string): DocumentNode | OperationRefusal {
+  try {
+    return parse(text, { maxTokens: rules.maxTokens });
+  } catch (error) {
+    if (!(error instanceof GraphQLError)) throw error;
+    return new OperationRefusal('BAD_USER_INPUT', [error]);
+  }
+}
+
+/** A text parsed and validated, or graphql-js's errors. */
+export function parseAndValidate(rules: PrepareRules, text: string): DocumentNode | OperationRefusal {
+  const document = parseDocument(rules, text);
+  if (document instanceof OperationRefusal) return document;
+  const errors = validate(rules.schema, document, rules.validationRules);
+  return errors.length > 0 ? new OperationRefusal('BAD_USER_INPUT', errors) : document;
+}
+
 function selectOperation(document: DocumentNode, name: string | undefined): OperationDefinitionNode | OperationRefusal {
   const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   if (name === undefined) {
@@ -59,14 +92,8 @@ function selectOperation(document: DocumentNode, name: string | undefined): Oper
 }
 
 export function prepareOperation(rules: PrepareRules, text: string, operationName: string | undefined): PreparedOperation | OperationRefusal {
-  let document: DocumentNode;
-  try {
-    document = parse(text, { maxTokens: rules.maxTokens });
-  } catch (error) {
-    return new OperationRefusal('BAD_USER_INPUT', [error as GraphQLError]);
-  }
-  const errors = validate(rules.schema, document, rules.validationRules);
-  if (errors.length > 0) return new OperationRefusal('BAD_USER_INPUT', errors);
+  const document = parseAndValidate(rules, text);
+  if (document instanceof OperationRefusal) return document;
   const operation = selectOperation(document, operationName);
   if (operation instanceof OperationRefusal) return operation;
   const analysis = analyzeOperation(rules.schema, rules.fields, document, operation);
