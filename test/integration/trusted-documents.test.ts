@@ -12,6 +12,8 @@ import { ApolloClient, ApolloLink, CombinedGraphQLErrors, HttpLink, InMemoryCach
 import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
 import { generatePersistedQueryManifest, type PersistedQueryManifest } from '@apollo/generate-persisted-query-manifest';
 import { generatePersistedQueryIdsFromManifest } from '@apollo/persisted-query-lists';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import { parseTrustedManifest } from '../../src/graphql/catalogue/manifest.js';
 import { runCli } from '../support/cli.js';
 import { createPgSchema, postgresAvailable } from '../support/engines.js';
@@ -96,6 +98,48 @@ describe('enforce', () => {
     const plain = await t.b.post('/graphql').set(bearer(key)).send({ query: UNLISTED });
     expect(plain.body.errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
     expect(plain.headers['x-ratelimit-remaining']).toBeUndefined();
+  });
+
+  it('subscriptions meet the same policy: over WebSocket, an unlisted one is PERSISTED_QUERY_NOT_FOUND; an exempt key may start it', async () => {
+    const UNLISTED_SUBSCRIPTION = 'subscription Unlisted { quotes(symbols: ["BTC/USD"]) { symbol } }';
+    const clientFor = (key: string) =>
+      createClient({
+        url: `${t.urls.a.replace(/^http/, 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: { Authorization: `Bearer ${key}` },
+        retryAttempts: 0,
+      });
+    const started = async () => Number(/^mgw_subscriptions_started_total\{variant="A"\} (\d+)/m.exec((await t.a.get('/metrics')).text)?.[1] ?? 0);
+
+    const plain = clientFor((await t.createKey('pro')).key);
+    try {
+      const refusal = await plain
+        .iterate({ query: UNLISTED_SUBSCRIPTION })
+        [Symbol.asyncIterator]()
+        .next()
+        .then(
+          () => undefined,
+          (errors: { extensions?: { code?: string } }[]) => errors[0]?.extensions?.code,
+        );
+      expect(refusal).toBe('PERSISTED_QUERY_NOT_FOUND');
+    } finally {
+      await plain.dispose();
+    }
+
+    const exemptKey = await t.createKey('pro');
+    await t.service.store.accounts.setAnyOperation(exemptKey.keyId, true);
+    const before = await started();
+    const exempt = clientFor(exemptKey.key);
+    try {
+      void exempt
+        .iterate({ query: UNLISTED_SUBSCRIPTION })
+        [Symbol.asyncIterator]()
+        .next()
+        .catch(() => undefined);
+      await within(5_000, async () => (await started()) === before + 1);
+    } finally {
+      await exempt.dispose();
+    }
   });
 
   it("a key exempt from enforcement (Sandbox's) may send any operation; the REST routes' operations are always trusted", async () => {
