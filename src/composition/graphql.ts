@@ -17,6 +17,7 @@ import { createSseHandler } from '../graphql-http/sse.js';
 import { createSubscriptionGate, SubscriptionHolds } from '../graphql-http/subscription-gate.js';
 import { createSubscriptionServer, DEFAULT_SUBSCRIPTION_LIMITS, type SubscriptionServer } from '../graphql-http/subscriptions.js';
 import { subscriptionCap } from '../quota/plans.js';
+import { stampHeaders } from '../http/http-server.js';
 
 /** Largest /graphql body; a larger one is refused with 413 before it is read whole. */
 const MAX_GRAPHQL_BODY_BYTES = 100 * 1024;
@@ -71,7 +72,15 @@ export async function buildGraphQL({ config, authenticator, services, metrics, c
         holds,
         onSubscribed: () => metrics.subscriptions.inc({ variant: edge.variant }),
       });
-      const server = createSubscriptionServer({ schema, edge, gate, authenticator, limits: DEFAULT_SUBSCRIPTION_LIMITS, logger });
+      const server = createSubscriptionServer({
+        schema,
+        edge,
+        gate,
+        authenticator,
+        limits: DEFAULT_SUBSCRIPTION_LIMITS,
+        logger,
+        stamp: (req) => stampHeaders(req),
+      });
       subscriptionServers.push(server);
       return { ...server, sse: createSseHandler({ edge, gate }) };
     },

@@ -40,6 +40,8 @@ export const CLOSE_SLOW_CONSUMER = 1013;
 export const CLOSE_GOING_AWAY = 1001;
 
 interface Options {
+  /** The headers every answer of the listener carries, for the 101 that opens a connection. */
+  stamp?: (request: IncomingMessage) => readonly (readonly [string, string])[];
   schema: GraphQLSchema;
   edge: Edge;
   gate: SubscriptionGate;
@@ -67,6 +69,13 @@ function keyOf(params: Readonly<Record<string, unknown>> | undefined, request: I
 export function createSubscriptionServer(options: Options) {
   const { schema, edge, limits } = options;
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes, handleProtocols });
+  // The 101 that opens a connection is an answer too: it carries the listener's stamp.
+  if (options.stamp) {
+    const stamp = options.stamp;
+    wss.on('headers', (headers: string[], request: IncomingMessage) => {
+      for (const [name, value] of stamp(request)) headers.push(`${name}: ${value}`);
+    });
+  }
   const connections = new Map<WebSocket, Connection>();
 
   const release = (connection: Connection, id: string) => {

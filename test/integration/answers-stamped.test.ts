@@ -4,6 +4,7 @@
  * route and every kind of refusal, including the answers written on the socket before any handler.
  */
 import type supertest from 'supertest';
+import WebSocket from 'ws';
 import { marketDataRoutes } from '../../src/rest/routes/market-data.js';
 import { predictionRoutes } from '../../src/rest/routes/prediction.js';
 import { rawExchange } from '../support/raw-http.js';
@@ -136,4 +137,17 @@ describe('every answer written on the socket before a handler', () => {
     expect(answer.headers).toMatchObject({ ...SECURITY, 'content-type': 'application/json; charset=utf-8' });
     expect(answer.headers['x-request-id']).toMatch(/^[\w.-]{1,64}$/);
   });
+});
+
+it('the 101 that opens a WebSocket subscription connection carries the stamp too', async () => {
+  const socket = new WebSocket(`${t.urls.b.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws', { headers: { 'X-Request-Id': REQUEST_ID } });
+  try {
+    const headers = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      socket.once('upgrade', (res) => resolve(res.headers));
+      socket.once('error', reject);
+    });
+    expect(headers).toMatchObject({ ...SECURITY, 'x-request-id': REQUEST_ID });
+  } finally {
+    socket.terminate();
+  }
 });
