@@ -154,7 +154,10 @@ export type DrainableServer = Server & {
 };
 
 export interface ConnectionLimits {
-  /** Open connections on this listener; more are closed as they arrive (node's maxConnections). */
+  /**
+   * Open connections on this listener; more are answered 503 and closed at once, and past a
+   * sixteenth more node drops them unanswered (a flood must not cost an answer each).
+   */
   maxConnections?: number;
   /** Open connections from one client address; more are answered 429 and closed at once. 0: no cap. */
   maxConnectionsPerAddress?: number;
@@ -176,24 +179,32 @@ export function connectionLimitsFor(openFiles: number | undefined, perAddress: n
 /** Marks a connection turned away: node still parses what the client sent, but no handler runs for it. */
 const REFUSED = Symbol('refused connection');
 
-/** Counts connections per client address and turns away the ones over the cap, in the envelope. */
-function capPerAddress(server: Server, variant: Variant, cap: number): void {
-  if (cap <= 0) return;
+/**
+ * Counts open connections, on the listener and per client address, and turns away the ones over
+ * either cap in the envelope (503 for the listener's, 429 for an address's), then closes them.
+ */
+function capConnections(server: Server, variant: Variant, max: number, perAddress: number): void {
   const open = new Map<string, number>();
+  let total = 0;
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? '?';
     const count = (open.get(address) ?? 0) + 1;
     open.set(address, count);
+    total++;
     socket.once('close', () => {
+      total--;
       const left = (open.get(address) ?? 1) - 1;
       if (left === 0) open.delete(address);
       else open.set(address, left);
     });
-    if (count > cap) {
-      const refusal = new ApiError(429, `too many open connections from this address (at most ${cap}); reuse or close some`, { 'Retry-After': '1' });
-      (socket as Socket & { [REFUSED]?: boolean })[REFUSED] = true;
-      answerOnSocket(socket, variant, refusal);
+    let refusal: ApiError | undefined;
+    if (total > max) refusal = new ApiError(503, `too many open connections on this listener (at most ${max}); retry shortly`, { 'Retry-After': '1' });
+    else if (perAddress > 0 && count > perAddress) {
+      refusal = new ApiError(429, `too many open connections from this address (at most ${perAddress}); reuse or close some`, { 'Retry-After': '1' });
     }
+    if (!refusal) return;
+    (socket as Socket & { [REFUSED]?: boolean })[REFUSED] = true;
+    answerOnSocket(socket, variant, refusal);
   });
 }
 
@@ -223,8 +234,9 @@ export function createHttpServer(handler: GatewayApp, variant: Variant, limits: 
       handler(req, res);
     },
   ) as DrainableServer;
-  server.maxConnections = limits.maxConnections ?? DEFAULT_CONNECTION_LIMITS.maxConnections;
-  capPerAddress(server, variant, limits.maxConnectionsPerAddress ?? DEFAULT_CONNECTION_LIMITS.maxConnectionsPerAddress);
+  const maxConnections = limits.maxConnections ?? DEFAULT_CONNECTION_LIMITS.maxConnections;
+  server.maxConnections = maxConnections + Math.max(16, Math.ceil(maxConnections / 16));
+  capConnections(server, variant, maxConnections, limits.maxConnectionsPerAddress ?? DEFAULT_CONNECTION_LIMITS.maxConnectionsPerAddress);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     // A reset or a half-sent request: nobody is listening for an answer.
     if (error.code === 'ECONNRESET' || error.code === 'EPIPE') return void socket.destroy();

@@ -181,6 +181,37 @@ describe('security headers', () => {
 });
 
 describe('connections that cannot starve others', () => {
+  it("connections over the listener's cap are answered 503 in the envelope, with the stamp, and closed; once one goes, the next is served", async () => {
+    const server = createHttpServer((_req, res) => res.end('{"ok":true}'), 'A', { maxConnections: 3, maxConnectionsPerAddress: 0 });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as net.AddressInfo).port;
+    const held: net.Socket[] = [];
+    try {
+      for (let i = 0; i < 3; i++) {
+        held.push(
+          await new Promise<net.Socket>((resolve, reject) => {
+            const socket = net.connect(port, '127.0.0.1', () => resolve(socket));
+            socket.on('error', reject);
+          }),
+        );
+      }
+      const fourth = await rawExchange(port, 'GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+      expect(fourth.status).toBe(503);
+      expect(fourth.headerMap).toMatchObject({ 'retry-after': '1', 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY' });
+      expect(fourth.headerMap['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(JSON.parse(fourth.body)).toEqual({
+        success: false,
+        error: { code: 503, type: 'service_unavailable', message: expect.stringMatching(/too many open connections on this listener \(at most 3\)/) },
+      });
+      held.pop()!.destroy();
+      await within(5_000, async () => (await rawExchange(port, 'GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).status === 200);
+    } finally {
+      for (const socket of held) socket.destroy();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('one address holding more idle connections than its cap is turned away in the envelope; another client is still served', async () => {
     let handled = 0;
     const server = createHttpServer(
