@@ -7,6 +7,7 @@ export const ERROR_TYPES = {
   403: 'forbidden',
   404: 'not_found',
   405: 'method_not_allowed',
+  406: 'not_acceptable',
   408: 'request_timeout',
   413: 'payload_too_large',
   414: 'uri_too_long',

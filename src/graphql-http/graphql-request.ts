@@ -55,6 +55,8 @@ export function graphqlRequestOf(req: IncomingMessage, body: unknown): GraphQLRe
   } else if (req.method === 'GET' && preflighted(req)) {
     const url = req.url ?? '';
     const search = new URLSearchParams(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
+    // A parameter given twice is Apollo's 400 ("may only be specified once"), before it parses anything.
+    if (['query', 'operationName', 'variables', 'extensions', 'documentId'].some((name) => search.getAll(name).length > 1)) return undefined;
     const variables = jsonParam(search.get('variables'));
     const extensions = jsonParam(search.get('extensions'));
     if (variables === false || extensions === false) return undefined;
@@ -73,8 +75,8 @@ export function graphqlRequestOf(req: IncomingMessage, body: unknown): GraphQLRe
   if (operationName != null && typeof operationName !== 'string') return undefined;
   if (variables != null && !isObject(variables)) return undefined;
   if (extensions != null && !isObject(extensions)) return undefined;
-  if (documentId != null && typeof documentId !== 'string') return undefined;
   const { persistedQuery, ...others } = (extensions ?? {}) as Record<string, unknown>;
+  // A `documentId` that is not a string is not one: ignored, as Apollo ignores fields it does not know.
   let id = typeof documentId === 'string' ? idOf(documentId) : undefined;
   if (persistedQuery !== undefined) {
     if (!isObject(persistedQuery) || persistedQuery.version !== 1) return new ApiError(400, 'Unsupported persisted query version');

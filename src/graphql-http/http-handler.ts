@@ -44,6 +44,8 @@ const isJson = (contentType: string | undefined) => {
 /** The two media types a single GraphQL result is sent as (GraphQL over HTTP), in Apollo's order of preference. */
 const RESULT_TYPES = ['application/json; charset=utf-8', 'application/graphql-response+json; charset=utf-8'];
 
+const NOT_ACCEPTABLE = "An 'accept' header was provided for this request which does not accept application/json or application/graphql-response+json";
+
 /**
  * The media type the caller prefers among them, negotiated as Apollo does (no Accept: JSON);
  * undefined when it accepts neither, which Apollo answers with its 406.
@@ -126,11 +128,11 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
     req: IncomingMessage,
     res: ServerResponse,
     type: string,
-    operation: PreparedOperation,
+    compiled: NonNullable<ReturnType<PreparedOperation['compiled']>>,
     context: GraphQLContext,
     variables: Record<string, unknown>,
   ) {
-    const result = await operation.compiled!.query(undefined, context, variables);
+    const result = await compiled.query(undefined, context, variables);
     if (!result.errors?.length) return send(req, res, type, 200, result, context.responseHeaders);
     // A field refused by its own limit asks for 429, which Apollo would answer with too.
     send(req, res, type, statusOf(result.errors) ?? 200, { ...result, errors: result.errors.map(format) }, context.responseHeaders);
@@ -178,7 +180,12 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
       throw error;
     }
     const type = negotiatedType(req.headers.accept);
-    const request = type ? graphqlRequestOf(req, body) : undefined;
+    const request = graphqlRequestOf(req, body);
+    if (request !== undefined && type === undefined) {
+      // Apollo's 406, said before anything is parsed: the answer could not be sent anyway.
+      const refusal = new ApiError(406, NOT_ACCEPTABLE, {}, { code: 'BAD_USER_INPUT' });
+      return send(req, res, RESULT_TYPES[0]!, 406, { errors: toGraphQLErrors(refusal).map(format) }, {});
+    }
     if (request === undefined) {
       options.requests?.inc({ path: 'apollo' });
       return runApollo(req, res, body, catalogue.context(null, 'graphql'));
@@ -200,9 +207,11 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
     const context = catalogue.context(outcome.principal, 'graphql');
     context.admitted = true;
     Object.assign(context.responseHeaders, outcome.headers);
-    if (outcome.target.compiled) {
+    // Compiled once admitted (the first time this text runs), never for a caller the edge refused.
+    const compiled = outcome.target.compiled();
+    if (compiled) {
       options.requests?.inc({ path: 'compiled' });
-      return runCompiled(req, res, type!, outcome.target, context, outcome.params);
+      return runCompiled(req, res, type!, compiled, context, outcome.params);
     }
     options.requests?.inc({ path: 'apollo' });
     return runApollo(req, res, body, context, { ...request, query: outcome.target.text });

@@ -62,8 +62,9 @@ const pathOf = (url: string) => {
   return q < 0 ? url : url.slice(0, q);
 };
 
+/** The two HTML pages that load scripts: /docs, and Sandbox on a GET of /graphql that asks for HTML. */
 const isHtmlPage = (req: IncomingMessage) =>
-  req.method === 'GET' && (req.url?.startsWith('/docs') || (req.url?.startsWith(GRAPHQL_PATH) && !req.url.includes('query=')));
+  req.method === 'GET' && (req.url?.startsWith('/docs') || (pathOf(req.url ?? '/') === GRAPHQL_PATH && (req.headers.accept ?? '').includes('text/html')));
 
 /** A JSON answer; true, as a step that answered returns. */
 const json = (res: ServerResponse, status: number, value: unknown): true => {

@@ -43,7 +43,7 @@ export function createFacadeHandler(options: FacadeOptions) {
   /** Executes a route's operation in-process; a failed one becomes the ApiError to answer. */
   async function run(prepared: PreparedRoute, params: Record<string, unknown>, principal: Principal | null): Promise<unknown> {
     const context = catalogue.context(principal, 'rest');
-    const result = await prepared.operation.compiled!.query(undefined, context, prepared.route.variables(params) as Record<string, unknown>);
+    const result = await prepared.operation.compiled()!.query(undefined, context, prepared.route.variables(params) as Record<string, unknown>);
     if (result.errors?.length) throw classify('rest', result.errors[0]);
     return result.data;
   }

@@ -57,6 +57,8 @@ const WALK: [string, Listener, (agent: supertest.Agent) => supertest.Test][] = [
   ['metrics', 'a', (s) => s.get('/metrics')],
   ['a compiled query', 'b', (s) => s.post('/graphql').set(bearer(key)).send({ query: '{ viewer { name } }' })],
   ['a query by GET', 'b', (s) => s.get('/graphql?query=%7Bviewer%7Bname%7D%7D').set(bearer(key))],
+  ['a persisted document by GET (unknown)', 'a', (s) => s.get(`/graphql?documentId=sha256:${'b'.repeat(64)}`).set(bearer(key))],
+  ['a query that asks for no JSON (406)', 'b', (s) => s.post('/graphql').set(bearer(key)).set('Accept', 'text/csv').send({ query: '{ viewer { name } }' })],
   ['a mutation (Apollo)', 'a', (s) => s.post('/graphql').set(bearer(key)).send({ query: 'mutation { _noop }' })],
   [
     'an unknown persisted query',

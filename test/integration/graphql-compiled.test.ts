@@ -172,7 +172,7 @@ describe('the edge and the limits, every way', () => {
     expect((await t.a.post('/graphql').set(bearer(key)).send({ query: 'mutation { _noop }' })).status).toBe(200);
     expect(await answeredBy(t.a)).toEqual({ compiled: before.compiled, apollo: before.apollo + 1 });
   });
-  it("the content type follows the Accept header; one that accepts neither JSON type is Apollo's 406", async () => {
+  it("the content type follows the Accept header; one that accepts neither JSON type is Apollo's 406, said before anything runs", async () => {
     const { key } = await t.createKey('enterprise', 'pro');
     const ask = (accept: string) => t.b.post('/graphql').set(bearer(key)).set('Accept', accept).send({ query: '{ viewer { name } }' });
     const before = await answeredBy(t.b);
@@ -182,7 +182,23 @@ describe('the edge and the limits, every way', () => {
     expect(await answeredBy(t.b)).toEqual({ compiled: before.compiled + 3, apollo: before.apollo });
     const refused = await ask('text/csv');
     expect(refused.status).toBe(406);
-    expect(await answeredBy(t.b)).toEqual({ compiled: before.compiled + 3, apollo: before.apollo + 1 });
+    expect(JSON.parse(refused.text)).toEqual({
+      errors: [
+        { message: expect.stringMatching(/does not accept application\/json or application\/graphql-response\+json/), extensions: { code: 'BAD_USER_INPUT' } },
+      ],
+    });
+    expect(refused.headers['x-ratelimit-remaining']).toBeUndefined(); // nothing spent, nothing run
+    expect(await answeredBy(t.b)).toEqual({ compiled: before.compiled + 3, apollo: before.apollo });
+  });
+
+  it('what Apollo would refuse or ignore in a request: a GET parameter given twice is 400; a documentId that is not a string is ignored', async () => {
+    const { key } = await t.createKey('enterprise', 'pro');
+    const twice = await t.b.get('/graphql?query=%7Bviewer%7Bname%7D%7D&query=%7Bviewer%7BaccountId%7D%7D').set(bearer(key));
+    expect(twice.status).toBe(400);
+    expect(twice.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    const ignored = await t.b.post('/graphql').set(bearer(key)).send({ query: '{ viewer { name } }', documentId: 5 });
+    expect(ignored.status).toBe(200);
+    expect(ignored.body.data.viewer.name).toEqual(expect.any(String));
   });
 
   it("/graphql on each listener counts its refusals under that listener's variant, whichever way it is asked", async () => {

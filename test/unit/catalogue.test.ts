@@ -24,7 +24,9 @@ it('prepares a text once and hands back the same operation; the operation name i
   const text = '{ predictionMarkets { count } }';
   const first = ok(get(catalogue, text));
   expect(first.analysis.requirements).toEqual({ prediction: 'PRO' });
-  expect(first.compiled).toBeDefined();
+  expect(first.runsCompiled).toBe(true);
+  expect(first.compiled()).toBeDefined();
+  expect(first.compiled()).toBe(first.compiled()); // compiled once, on first use
   expect(first.id).toBe(operationId(text));
   expect(get(catalogue, text)).toBe(first);
   const named = 'query A { viewer { name } } query B { viewer { accountId } }';
@@ -33,9 +35,9 @@ it('prepares a text once and hands back the same operation; the operation name i
 
 it('compiles only queries that read data; mutations and introspection are prepared for Apollo, uncompiled', () => {
   const catalogue = catalogueOf();
-  expect(ok(get(catalogue, 'mutation { _noop }')).compiled).toBeUndefined();
-  expect(ok(get(catalogue, '{ __schema { queryType { name } } }')).compiled).toBeUndefined();
-  expect(ok(get(catalogue, '{ viewer { accountId } __type(name: "Query") { name } }')).compiled).toBeUndefined();
+  expect(ok(get(catalogue, 'mutation { _noop }')).compiled()).toBeUndefined();
+  expect(ok(get(catalogue, '{ __schema { queryType { name } } }')).compiled()).toBeUndefined();
+  expect(ok(get(catalogue, '{ viewer { accountId } __type(name: "Query") { name } }')).compiled()).toBeUndefined();
 });
 
 it("refuses what does not parse, validate or name one operation, in graphql-js's words", () => {
@@ -76,6 +78,15 @@ it('is bounded by the size of the texts too: a text larger than the whole budget
   expect(get(catalogue, big)).not.toBe(once);
   const small = '{ viewer { name } }';
   expect(get(catalogue, small)).toBe(get(catalogue, small));
+});
+
+it("keeps Apollo's documents (mutations, introspection) bounded by size too: each pins its text", async () => {
+  const catalogue = catalogueOf({ maxCharacters: 20_000 });
+  const big = (n: number) => `mutation { _noop } # ${n} ${'x'.repeat(6_000)}`;
+  const ids = [1, 2, 3, 4].map((n) => ok(get(catalogue, big(n))).id);
+  // At most about three 6 KB texts fit in 20 000 characters: the oldest went, the newest stays.
+  expect(await catalogue.documentStore.get(`schema:${ids[0]}`)).toBeUndefined();
+  expect(await catalogue.documentStore.get(`schema:${ids[3]}`)).toBeDefined();
 });
 
 describe('persisted ids (APQ)', () => {

@@ -64,8 +64,12 @@ export function createOperationCatalogue(options: CatalogueOptions): OperationCa
   const prepared = new LRUCache<string, PreparedOperation | OperationRefusal>({ max: maxEntries, maxSize, sizeCalculation: (_v, key) => key.length + 2_000 });
   /** APQ: texts registered by their hash, as Apollo's own cache keeps them (bounded: unknown hashes add nothing). */
   const registered = new LRUCache<string, string>({ max: maxEntries, maxSize, sizeCalculation: (text) => text.length + 100 });
-  /** Documents by their text's hash, for Apollo, which asks for them that way. */
-  const documents = new LRUCache<string, DocumentNode>({ max: maxEntries });
+  /** Documents by their text's hash, for Apollo, which asks for them that way (each pins its text: bounded by size too). */
+  const documents = new LRUCache<string, DocumentNode>({
+    max: maxEntries,
+    maxSize,
+    sizeCalculation: (document) => (document.loc?.source.body.length ?? 0) + 2_000,
+  });
   /** The REST routes' operations: always trusted, never evicted. */
   const routes = new Map<string, PreparedOperation>();
 
@@ -77,7 +81,7 @@ export function createOperationCatalogue(options: CatalogueOptions): OperationCa
       prepared.set(key, entry);
     }
     // Only Apollo asks for documents, and only for what it runs: mutations and introspection.
-    if (!(entry instanceof OperationRefusal) && !entry.compiled) documents.set(entry.id, entry.document);
+    if (!(entry instanceof OperationRefusal) && !entry.runsCompiled) documents.set(entry.id, entry.document);
     return entry;
   }
 
@@ -101,7 +105,7 @@ export function createOperationCatalogue(options: CatalogueOptions): OperationCa
       const text = print(document);
       const found = prepare(text, undefined);
       if (found instanceof OperationRefusal) throw new Error(`the operation of ${label} is invalid: ${found.message}`);
-      if (!found.compiled) throw new Error(`the operation of ${label} does not compile to a query that reads data`);
+      if (!found.compiled()) throw new Error(`the operation of ${label} does not compile to a query that reads data`);
       routes.set(found.id, found);
       return found;
     },

@@ -27,8 +27,14 @@ export interface PreparedOperation {
   operation: OperationDefinitionNode;
   kind: 'query' | 'mutation' | 'subscription';
   analysis: OperationAnalysis;
-  /** For a query that reads data (not introspection): graphql-jit's function. Else Apollo executes it. */
-  compiled?: CompiledQuery;
+  /** A query that reads data (not introspection): it runs compiled. Else Apollo executes it. */
+  runsCompiled: boolean;
+  /**
+   * graphql-jit's function, compiled on first use and kept (undefined when it does not run
+   * compiled). Called only for an admitted request: compiling costs milliseconds, and a caller
+   * without a key must not make the server pay them.
+   */
+  compiled(): CompiledQuery | undefined;
 }
 
 export type RefusalCode = 'BAD_USER_INPUT' | 'PERSISTED_QUERY_NOT_FOUND';
@@ -97,11 +103,24 @@ export function prepareOperation(rules: PrepareRules, text: string, operationNam
   const operation = selectOperation(document, operationName);
   if (operation instanceof OperationRefusal) return operation;
   const analysis = analyzeOperation(rules.schema, rules.fields, document, operation);
-  const prepared: PreparedOperation = { id: operationId(text), text, document, operation, kind: operation.operation, analysis };
   // Introspection has its own rules (no key outside production, off in production): Apollo runs it, as mutations.
-  if (operation.operation === 'query' && analysis.readsData && !analysis.readsIntrospection) {
-    const compiled = compileQuery(rules.schema, document, operation.name?.value);
-    if (isCompiledQuery(compiled)) prepared.compiled = compiled;
-  }
+  const runsCompiled = operation.operation === 'query' && analysis.readsData && !analysis.readsIntrospection;
+  let compiled: CompiledQuery | undefined | null = null;
+  const prepared: PreparedOperation = {
+    id: operationId(text),
+    text,
+    document,
+    operation,
+    kind: operation.operation,
+    analysis,
+    runsCompiled,
+    compiled() {
+      if (compiled === null) {
+        const made = runsCompiled ? compileQuery(rules.schema, document, operation.name?.value) : undefined;
+        compiled = made && isCompiledQuery(made) ? made : undefined;
+      }
+      return compiled;
+    },
+  };
   return prepared;
 }
