@@ -30,6 +30,11 @@ function jsonParam(value: string | null): Record<string, unknown> | undefined | 
   }
 }
 
+function withoutPersistedQuery(extensions: Record<string, unknown>): Record<string, unknown> {
+  const { persistedQuery: _taken, ...others } = extensions;
+  return others;
+}
+
 /** `sha256:<hex>` (the proposal's prefixed form) or a bare id. */
 const idOf = (documentId: string): string => (documentId.startsWith('sha256:') ? documentId.slice(7) : documentId);
 
@@ -75,7 +80,9 @@ export function graphqlRequestOf(req: IncomingMessage, body: unknown): GraphQLRe
   if (operationName != null && typeof operationName !== 'string') return undefined;
   if (variables != null && !isObject(variables)) return undefined;
   if (extensions != null && !isObject(extensions)) return undefined;
-  const { persistedQuery, ...others } = (extensions ?? {}) as Record<string, unknown>;
+  // Most requests carry no extensions, or only the client's own: no copy unless persistedQuery must come out.
+  const persistedQuery = extensions?.persistedQuery;
+  const others = persistedQuery === undefined ? extensions : withoutPersistedQuery(extensions!);
   // A `documentId` that is not a string is not one: ignored, as Apollo ignores fields it does not know.
   let id = typeof documentId === 'string' ? idOf(documentId) : undefined;
   if (persistedQuery !== undefined) {
@@ -89,7 +96,7 @@ export function graphqlRequestOf(req: IncomingMessage, body: unknown): GraphQLRe
     operationName: operationName ?? undefined,
     id,
     variables: variables ?? {},
-    extensions: Object.keys(others).length > 0 ? others : undefined,
+    extensions: others && Object.keys(others).length > 0 ? others : undefined,
     method: req.method as 'GET' | 'POST',
   };
 }

@@ -204,8 +204,7 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
       },
     });
     if (!outcome.admitted) return send(req, res, type!, outcome.error.status, { errors: toGraphQLErrors(outcome.error).map(format) }, outcome.headers);
-    const context = catalogue.context(outcome.principal, 'graphql');
-    context.admitted = true;
+    const context = catalogue.context(outcome.principal, 'graphql', { admitted: true });
     Object.assign(context.responseHeaders, outcome.headers);
     // Compiled once admitted (the first time this text runs), never for a caller the edge refused.
     const compiled = outcome.target.compiled();

@@ -19,7 +19,8 @@ import type { HttpMetrics } from '../metrics/http-metrics.js';
 import { sendJson } from '../rest/envelope.js';
 import { docsRouter } from './docs.js';
 import { serveExplorer } from './explorer.js';
-import { answerOnSocket, createPipeline, type GatewayApp, HTTP_LIMITS, type Step, stampHeaders } from './http-server.js';
+import { answerOnSocket, createPipeline, type GatewayApp, HTTP_LIMITS, requestIdOf, type Step } from './http-server.js';
+import { JSON_ONLY_CSP, SECURITY_HEADERS } from './security-headers.js';
 
 interface VariantAppOptions {
   /** Prometheus registry served at /metrics. */
@@ -96,7 +97,10 @@ export function createVariantApp(options: VariantAppOptions): GatewayApp {
 
   /** Step 1: the stamp every answer carries, and its metrics and log line once it is sent. */
   const stamp: Step = (req, res) => {
-    for (const [name, value] of stampHeaders(req, isHtmlPage(req))) res.setHeader(name, value);
+    // The same stamp as stampHeaders (answers on the socket), set without building its list: this runs for every request.
+    res.setHeader('X-Request-Id', requestIdOf(req));
+    for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
+    if (!isHtmlPage(req)) res.setHeader('Content-Security-Policy', JSON_ONLY_CSP);
     (res as Timed)[STARTED] = performance.now();
     res.on('finish', answered); // each response is new: no need for once()'s wrapper
     return false;

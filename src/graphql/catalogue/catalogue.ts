@@ -41,7 +41,7 @@ export interface OperationCatalogue {
   /** Variables checked as graphql-js checks them. */
   coerce(prepared: PreparedOperation, variables: Record<string, unknown>): { values: Record<string, unknown> } | OperationRefusal;
   /** The one way a request context is built: the caller, the services, fresh DataLoaders. */
-  context(principal: Principal | null, transport: GraphQLContext['transport'], extra?: Pick<GraphQLContext, 'stream'>): GraphQLContext;
+  context(principal: Principal | null, transport: GraphQLContext['transport'], extra?: Pick<GraphQLContext, 'stream' | 'admitted'>): GraphQLContext;
   /** Apollo's document store: the documents the catalogue prepared, so Apollo neither parses nor validates. */
   documentStore: DocumentStore;
 }
@@ -144,7 +144,8 @@ export function createOperationCatalogue(options: CatalogueOptions): OperationCa
         services,
         transport,
         responseHeaders: {},
-        ...extra,
+        admitted: extra?.admitted ?? false,
+        stream: extra?.stream,
         get loaders(): Loaders {
           loaders ??= createLoaders(services);
           return loaders;
