@@ -128,7 +128,7 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
     req: IncomingMessage,
     res: ServerResponse,
     type: string,
-    compiled: NonNullable<ReturnType<PreparedOperation['compiled']>>,
+    compiled: NonNullable<ReturnType<OperationCatalogue['compiled']>>,
     context: GraphQLContext,
     variables: Record<string, unknown>,
   ) {
@@ -207,7 +207,7 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
     const context = catalogue.context(outcome.principal, 'graphql', { admitted: true });
     Object.assign(context.responseHeaders, outcome.headers);
     // Compiled once admitted (the first time this text runs), never for a caller the edge refused.
-    const compiled = outcome.target.compiled();
+    const compiled = catalogue.compiled(outcome.target);
     if (compiled) {
       options.requests?.inc({ path: 'compiled' });
       return runCompiled(req, res, type!, compiled, context, outcome.params);

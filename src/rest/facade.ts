@@ -21,8 +21,10 @@ import type { RouteDefinition } from './route-table.js';
 
 interface PreparedRoute {
   route: RouteDefinition;
-  /** Its operation from the catalogue: compiled once, its plan derived from its fields (D12). */
+  /** Its operation from the catalogue: its plan derived from its fields (D12). */
   operation: PreparedOperation;
+  /** graphql-jit's function, compiled at start. */
+  compiled: NonNullable<ReturnType<OperationCatalogue['compiled']>>;
 }
 
 interface FacadeOptions {
@@ -37,13 +39,18 @@ interface FacadeOptions {
 export function createFacadeHandler(options: FacadeOptions) {
   const { edge, catalogue, classify } = options;
   const variant = edge.variant;
-  const routes = new Map(options.routes.map((route) => [route.path, { route, operation: catalogue.register(`GET /api/v1${route.path}`, route.operation) }]));
+  const routes = new Map<string, PreparedRoute>(
+    options.routes.map((route) => {
+      const operation = catalogue.register(`GET /api/v1${route.path}`, route.operation);
+      return [route.path, { route, operation, compiled: catalogue.compiled(operation)! }];
+    }),
+  );
   const cache = createResponseCache();
 
   /** Executes a route's operation in-process; a failed one becomes the ApiError to answer. */
   async function run(prepared: PreparedRoute, params: Record<string, unknown>, principal: Principal | null): Promise<unknown> {
     const context = catalogue.context(principal, 'rest');
-    const result = await prepared.operation.compiled()!.query(undefined, context, prepared.route.variables(params) as Record<string, unknown>);
+    const result = await prepared.compiled.query(undefined, context, prepared.route.variables(params) as Record<string, unknown>);
     if (result.errors?.length) throw classify('rest', result.errors[0]);
     return result.data;
   }

@@ -6,6 +6,7 @@
  * and builds the request context. Transports find their operation here and only render.
  */
 import { type DocumentNode, type GraphQLSchema, getVariableValues, print, type ValidationRule } from 'graphql';
+import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
 import type { Principal } from '../../auth/authenticator.js';
 import type { GraphQLContext } from '../context.js';
@@ -38,6 +39,12 @@ export interface OperationCatalogue {
   register(label: string, document: DocumentNode): PreparedOperation;
   /** The operation a request names, or why it cannot run. `caller` decides an exemption from trusted documents. */
   find(request: OperationRequest, caller: Principal | null): PreparedOperation | OperationRefusal;
+  /**
+   * graphql-jit's function for an operation that runs compiled, made on first use and kept with it;
+   * undefined for one Apollo runs. Called only for an admitted request: compiling costs
+   * milliseconds, and a caller without a key must not make the server pay them.
+   */
+  compiled(prepared: PreparedOperation): CompiledQuery | undefined;
   /** Variables checked as graphql-js checks them. */
   coerce(prepared: PreparedOperation, variables: Record<string, unknown>): { values: Record<string, unknown> } | OperationRefusal;
   /** The one way a request context is built: the caller, the services, fresh DataLoaders. */
@@ -70,8 +77,19 @@ export function createOperationCatalogue(options: CatalogueOptions): OperationCa
     maxSize,
     sizeCalculation: (document) => (document.loc?.source.body.length ?? 0) + 2_000,
   });
+  /** Compiled functions, kept as long as their operation is. */
+  const compiledOf = new WeakMap<PreparedOperation, CompiledQuery | undefined>();
   /** The REST routes' operations: always trusted, never evicted. */
   const routes = new Map<string, PreparedOperation>();
+
+  function compiled(prepared: PreparedOperation): CompiledQuery | undefined {
+    if (!prepared.runsCompiled) return undefined;
+    if (!compiledOf.has(prepared)) {
+      const made = compileQuery(schema, prepared.document, prepared.operation.name?.value);
+      compiledOf.set(prepared, isCompiledQuery(made) ? made : undefined);
+    }
+    return compiledOf.get(prepared);
+  }
 
   function prepare(text: string, operationName: string | undefined): PreparedOperation | OperationRefusal {
     const key = JSON.stringify([operationName ?? null, text]); // unambiguous, whatever the text holds
@@ -105,7 +123,7 @@ export function createOperationCatalogue(options: CatalogueOptions): OperationCa
       const text = print(document);
       const found = prepare(text, undefined);
       if (found instanceof OperationRefusal) throw new Error(`the operation of ${label} is invalid: ${found.message}`);
-      if (!found.compiled()) throw new Error(`the operation of ${label} does not compile to a query that reads data`);
+      if (!compiled(found)) throw new Error(`the operation of ${label} does not compile to a query that reads data`);
       routes.set(found.id, found);
       return found;
     },
@@ -127,6 +145,8 @@ export function createOperationCatalogue(options: CatalogueOptions): OperationCa
       if (id !== undefined && request.query !== undefined && !(found instanceof OperationRefusal)) registered.set(id, text);
       return found;
     },
+
+    compiled,
 
     coerce(operation, variables) {
       // graphql-jit coerces them again as it runs; this pass gives graphql-js's exact 400 messages first.

@@ -1,7 +1,7 @@
 /**
  * Prepares one operation, the work the catalogue does once per text: guarded parse, validation,
- * the choice of operation, its plan requirements and, for a query that reads data, graphql-jit's
- * compiled function. What fails becomes a refusal in graphql-js's own words, never a throw.
+ * the choice of operation and its plan requirements (graphql-jit's compilation waits for an
+ * admitted request: catalogue.ts). What fails becomes a refusal in graphql-js's own words, never a throw.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -15,7 +15,6 @@ import {
   type ValidationRule,
   specifiedRules,
 } from 'graphql';
-import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import { analyzeOperation, collectFieldRequirements, type FieldRequirements, type OperationAnalysis } from './plan-requirements.js';
 
 /** An operation ready to run: found once, reused by every request that sends the same text. */
@@ -27,14 +26,8 @@ export interface PreparedOperation {
   operation: OperationDefinitionNode;
   kind: 'query' | 'mutation' | 'subscription';
   analysis: OperationAnalysis;
-  /** A query that reads data (not introspection): it runs compiled. Else Apollo executes it. */
+  /** A query that reads data (not introspection): it runs compiled (catalogue.compiled). Else Apollo executes it. */
   runsCompiled: boolean;
-  /**
-   * graphql-jit's function, compiled on first use and kept (undefined when it does not run
-   * compiled). Called only for an admitted request: compiling costs milliseconds, and a caller
-   * without a key must not make the server pay them.
-   */
-  compiled(): CompiledQuery | undefined;
 }
 
 export type RefusalCode = 'BAD_USER_INPUT' | 'PERSISTED_QUERY_NOT_FOUND';
@@ -105,22 +98,6 @@ export function prepareOperation(rules: PrepareRules, text: string, operationNam
   const analysis = analyzeOperation(rules.schema, rules.fields, document, operation);
   // Introspection has its own rules (no key outside production, off in production): Apollo runs it, as mutations.
   const runsCompiled = operation.operation === 'query' && analysis.readsData && !analysis.readsIntrospection;
-  let compiled: CompiledQuery | undefined | null = null;
-  const prepared: PreparedOperation = {
-    id: operationId(text),
-    text,
-    document,
-    operation,
-    kind: operation.operation,
-    analysis,
-    runsCompiled,
-    compiled() {
-      if (compiled === null) {
-        const made = runsCompiled ? compileQuery(rules.schema, document, operation.name?.value) : undefined;
-        compiled = made && isCompiledQuery(made) ? made : undefined;
-      }
-      return compiled;
-    },
-  };
+  const prepared: PreparedOperation = { id: operationId(text), text, document, operation, kind: operation.operation, analysis, runsCompiled };
   return prepared;
 }
