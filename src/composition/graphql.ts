@@ -17,6 +17,7 @@ import { createSseHandler } from '../graphql-http/sse.js';
 import { createSubscriptionGate, SubscriptionHolds } from '../graphql-http/subscription-gate.js';
 import { createSubscriptionServer, DEFAULT_SUBSCRIPTION_LIMITS, type SubscriptionServer } from '../graphql-http/subscriptions.js';
 import { subscriptionCap } from '../quota/plans.js';
+import { createResponseCache } from '../rest/response-cache.js';
 import { stampHeaders } from '../http/http-server.js';
 
 /** Largest /graphql body; a larger one is refused with 413 before it is read whole. */
@@ -50,6 +51,8 @@ export async function buildGraphQL({ config, authenticator, services, metrics, c
   const formatError = createErrorFormatter({ classify, suggestions: config.graphql.suggestions });
   const apollo = await createGraphQLServer({ schema, catalogue, formatError, production: config.production, ...config.graphql });
   const subscriptionServers: SubscriptionServer[] = [];
+  // One cache of /graphql answers for both listeners: a key holds the data versions it was computed from.
+  const answers = createResponseCache({ maxEntries: 2_000, maxBytes: 64 * 1024 * 1024 });
   // One count of subscriptions per account for both listeners and both transports.
   const holds = new SubscriptionHolds((principal) => subscriptionCap(principal.account, config.planLimits));
   metrics.watchOpenSubscriptions(() => holds.total());
@@ -61,7 +64,15 @@ export async function buildGraphQL({ config, authenticator, services, metrics, c
     introspection: config.graphql.introspection,
     /** /graphql on the listener of `edge`'s variant. */
     handlerFor: (edge: Edge) =>
-      createGraphQLHttpHandler({ server: apollo, catalogue, edge, formatError, requests: metrics.graphqlRequests, maxBodyBytes: MAX_GRAPHQL_BODY_BYTES }),
+      createGraphQLHttpHandler({
+        server: apollo,
+        catalogue,
+        edge,
+        formatError,
+        requests: metrics.graphqlRequests,
+        maxBodyBytes: MAX_GRAPHQL_BODY_BYTES,
+        answers,
+      }),
     /** Subscriptions on the listener of `edge`'s variant: over WebSocket, and over Server-Sent Events. */
     subscriptionsFor: (edge: Edge) => {
       const gate = createSubscriptionGate({

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type ApolloServer, HeaderMap } from '@apollo/server';
-import type { GraphQLError, GraphQLFormattedError } from 'graphql';
+import type { ExecutionResult, GraphQLError, GraphQLFormattedError } from 'graphql';
 import Negotiator from 'negotiator';
 import getRawBody from 'raw-body';
 import type { Principal } from '../auth/authenticator.js';
@@ -20,7 +20,7 @@ import { toGraphQLErrors } from '../edge/graphql-codes.js';
 import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
 import type { PreparedOperation } from '../graphql/catalogue/prepare.js';
 import type { GraphQLContext } from '../graphql/context.js';
-import { matchesEtag } from '../rest/response-cache.js';
+import { type createResponseCache, matchesEtag } from '../rest/response-cache.js';
 import { graphqlRequestOf, type GraphQLRequest } from './graphql-request.js';
 import { refusalAsApiError } from './graphql-request.js';
 
@@ -30,8 +30,10 @@ interface GraphQLHttpOptions {
   /** The listener's edge: its variant labels the metrics and refusals of /graphql there. */
   edge: Edge;
   formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
-  /** Counts which path answered each request. */
-  requests?: { inc(labels: { path: 'compiled' | 'apollo' }): void };
+  /** Counts which path answered each request: executed compiled, from the cache, or by Apollo. */
+  requests?: { inc(labels: { path: 'compiled' | 'cached' | 'apollo' }): void };
+  /** The kept answers (shared by the listeners: the versions say which data they were computed from). */
+  answers: ReturnType<typeof createResponseCache>;
   /** Largest accepted body; a larger one is refused with 413 before it is read whole. */
   maxBodyBytes: number;
 }
@@ -85,8 +87,17 @@ function routeFor(catalogue: OperationCatalogue, request: GraphQLRequest, caller
   return found;
 }
 
+type Compiled = NonNullable<ReturnType<OperationCatalogue['compiled']>>;
+
+/** A result with errors, carried out of the cache's computation so that it is sent but not kept. */
+class Uncacheable {
+  constructor(readonly result: ExecutionResult) {}
+}
+
 export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
   const { server, edge, catalogue } = options;
+  /** Answers of shared data and of each account's own, per document, variables and data version. */
+  const answers = options.answers;
 
   /** The key comes from the Bearer header only (D12); a malformed header is a wrong key, not none. */
   const keyOf = (req: IncomingMessage): string | undefined =>
@@ -105,11 +116,23 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
 
   function send(req: IncomingMessage, res: ServerResponse, type: string, status: number, payload: unknown, headers: Record<string, string>): void {
     const bytes = Buffer.from(JSON.stringify(payload));
+    // A GET (a persisted document by id) is revalidated like the REST routes: a strong ETag, 304 when it still holds.
+    const etag = req.method === 'GET' && status === 200 ? `"${createHash('sha1').update(bytes).digest('base64url')}"` : undefined;
+    sendBytes(req, res, type, status, bytes, headers, etag);
+  }
+
+  function sendBytes(
+    req: IncomingMessage,
+    res: ServerResponse,
+    type: string,
+    status: number,
+    bytes: Buffer,
+    headers: Record<string, string>,
+    etag?: string,
+  ): void {
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     res.setHeader('Content-Type', type);
-    if (req.method === 'GET' && status === 200) {
-      // A GET (a persisted document by id) is revalidated like the REST routes: a strong ETag, 304 when it still holds.
-      const etag = `"${createHash('sha1').update(bytes).digest('base64url')}"`;
+    if (etag) {
       res.setHeader('ETag', etag);
       res.setHeader('Cache-Control', 'private, no-cache');
       if (matchesEtag(req.headers['if-none-match'], etag)) {
@@ -128,14 +151,55 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
     req: IncomingMessage,
     res: ServerResponse,
     type: string,
-    compiled: NonNullable<ReturnType<OperationCatalogue['compiled']>>,
+    compiled: Compiled,
     context: GraphQLContext,
     variables: Record<string, unknown>,
   ) {
+    options.requests?.inc({ path: 'compiled' });
     const result = await compiled.query(undefined, context, variables);
     if (!result.errors?.length) return send(req, res, type, 200, result, context.responseHeaders);
-    // A field refused by its own limit asks for 429, which Apollo would answer with too.
-    send(req, res, type, statusOf(result.errors) ?? 200, { ...result, errors: result.errors.map(format) }, context.responseHeaders);
+    sendErrors(req, res, type, result, context);
+  }
+
+  /** A result with errors: a field refused by its own limit asks for 429, which Apollo would answer with too. */
+  function sendErrors(req: IncomingMessage, res: ServerResponse, type: string, result: ExecutionResult, context: GraphQLContext): void {
+    const errors = result.errors!;
+    send(req, res, type, statusOf(errors) ?? 200, { ...result, errors: errors.map(format) }, context.responseHeaders);
+  }
+
+  /**
+   * An answer that may be kept (answer-versions.ts): served from the cache while its data's version
+   * holds, computed once for concurrent identical requests, its ETag answering If-None-Match with
+   * 304 before anything runs. A result with errors is sent, never kept.
+   */
+  async function runCached(
+    req: IncomingMessage,
+    res: ServerResponse,
+    type: string,
+    operation: PreparedOperation,
+    compiled: Compiled,
+    context: GraphQLContext,
+    variables: Record<string, unknown>,
+  ) {
+    const version = await operation.answerVersion!(context.services, context.services.now(), context.principal);
+    const key = `${operation.id}|${operation.operation.name?.value ?? ''}|${JSON.stringify(variables)}|${version}`;
+    let computed = false;
+    let failed: ExecutionResult | undefined;
+    const body = await answers
+      .get(key, async () => {
+        computed = true;
+        const result = await compiled.query(undefined, context, variables);
+        if (result.errors?.length) throw new Uncacheable(result);
+        return result;
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof Uncacheable)) throw error;
+        failed = error.result;
+        return undefined;
+      });
+    options.requests?.inc({ path: computed ? 'compiled' : 'cached' });
+    if (!body) return sendErrors(req, res, type, failed!, context);
+    sendBytes(req, res, type, 200, body.bytes, context.responseHeaders, body.etag);
   }
 
   /** Apollo's own answer, as its Express integration would give it; `request` rewrites what it reads to the catalogue's text. */
@@ -208,10 +272,8 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
     Object.assign(context.responseHeaders, outcome.headers);
     // Compiled once admitted (the first time this text runs), never for a caller the edge refused.
     const compiled = catalogue.compiled(outcome.target);
-    if (compiled) {
-      options.requests?.inc({ path: 'compiled' });
-      return runCompiled(req, res, type!, compiled, context, outcome.params);
-    }
+    if (compiled && outcome.target.answerVersion) return runCached(req, res, type!, outcome.target, compiled, context, outcome.params);
+    if (compiled) return runCompiled(req, res, type!, compiled, context, outcome.params);
     options.requests?.inc({ path: 'apollo' });
     return runApollo(req, res, body, context, { ...request, query: outcome.target.text });
   };

@@ -133,7 +133,7 @@ export function createMetrics(): ServiceMetrics {
     }),
     graphqlRequests: new Counter({
       name: 'mgw_graphql_requests_total',
-      help: '/graphql requests by path: compiled (a cached, compiled query) or apollo (everything else)',
+      help: '/graphql requests by path: compiled (executed compiled), cached (answered from kept answers, nothing executed) or apollo (mutations, introspection, requests that name no operation)',
       labelNames: ['path'],
       registers: [registry],
     }),

@@ -23,21 +23,32 @@ interface CachedBody {
   etag: string;
 }
 
-const MAX_ENTRIES = 2_000;
+export interface ResponseCacheLimits {
+  /** Bodies kept (default 2 000). */
+  maxEntries?: number;
+  /** Bytes of bodies kept (default 64 MB): a few large answers cannot pin the heap. */
+  maxBytes?: number;
+}
 
-export function createResponseCache() {
+export function createResponseCache(limits: ResponseCacheLimits = {}) {
+  const maxEntries = limits.maxEntries ?? 2_000;
+  const maxBytes = limits.maxBytes ?? 64 * 1024 * 1024;
   const entries = new Map<string, CachedBody>();
   const inFlight = new Map<string, Promise<CachedBody>>();
+  let bytes = 0;
 
   function remember(key: string, body: CachedBody): void {
+    if (body.bytes.length > maxBytes / 4) return; // larger than a quarter of the budget: served, not kept
     // Old versions are never asked for again: drop the oldest entries first (Map keeps insertion order).
-    if (entries.size >= MAX_ENTRIES) {
-      for (const old of entries.keys()) {
+    if (entries.size >= maxEntries || bytes + body.bytes.length > maxBytes) {
+      for (const [old, oldBody] of entries) {
         entries.delete(old);
-        if (entries.size < MAX_ENTRIES * 0.9) break;
+        bytes -= oldBody.bytes.length;
+        if (entries.size < maxEntries * 0.9 && bytes + body.bytes.length <= maxBytes * 0.9) break;
       }
     }
     entries.set(key, body);
+    bytes += body.bytes.length;
   }
 
   return {
@@ -60,6 +71,7 @@ export function createResponseCache() {
       return pending;
     },
     size: () => entries.size,
+    bytes: () => bytes,
   };
 }
 

@@ -28,8 +28,8 @@ it.each([
 });
 
 it('introspection alone reads no data and needs no plan; __typename alone is not introspection', () => {
-  expect(analyze('{ __schema { queryType { name } } }')).toEqual({ requirements: {}, readsData: false, readsIntrospection: true });
-  expect(analyze('{ __typename }')).toEqual({ requirements: {}, readsData: false, readsIntrospection: false });
+  expect(analyze('{ __schema { queryType { name } } }')).toMatchObject({ requirements: {}, readsData: false, readsIntrospection: true });
+  expect(analyze('{ __typename }')).toMatchObject({ requirements: {}, readsData: false, readsIntrospection: false });
   expect(analyze('{ viewer { name } __type(name: "Query") { name } }')).toMatchObject({ readsData: true, readsIntrospection: true });
 });
 

@@ -34,6 +34,8 @@ export interface OperationAnalysis {
   readsData: boolean;
   /** `__schema` or `__type` is asked for (`__typename` is not introspection). */
   readsIntrospection: boolean;
+  /** Every data field the operation reads, as `Type.field` (what its answer depends on). */
+  reads: ReadonlySet<string>;
 }
 
 export function analyzeOperation(
@@ -45,6 +47,7 @@ export function analyzeOperation(
   const requirements: PlanRequirements = {};
   let readsData = false;
   let readsIntrospection = false;
+  const reads = new Set<string>();
   const fragments = new Map(document.definitions.flatMap((d) => (d.kind === 'FragmentDefinition' ? [[d.name.value, d] as const] : [])));
   const seenFragments = new Set<string>();
 
@@ -59,8 +62,10 @@ export function analyzeOperation(
           if (!parent) return;
           const name = field.name.value;
           // Introspection (`__schema`, and every field of the `__*` types under it) reads no data.
-          if (!name.startsWith('__') && !parent.name.startsWith('__')) readsData = true;
-          else if (name !== '__typename') readsIntrospection = true;
+          if (!name.startsWith('__') && !parent.name.startsWith('__')) {
+            readsData = true;
+            reads.add(`${parent.name}.${name}`);
+          } else if (name !== '__typename') readsIntrospection = true;
           const requirement = fields.get(`${parent.name}.${name}`);
           if (!requirement) return;
           const current = requirements[requirement.product];
@@ -78,5 +83,5 @@ export function analyzeOperation(
     );
   }
   walk(operation);
-  return { requirements, readsData, readsIntrospection };
+  return { requirements, readsData, readsIntrospection, reads };
 }

@@ -15,6 +15,7 @@ import {
   type ValidationRule,
   specifiedRules,
 } from 'graphql';
+import { type AnswerVersion, answerVersionOf } from './answer-versions.js';
 import { analyzeOperation, collectFieldRequirements, type FieldRequirements, type OperationAnalysis } from './plan-requirements.js';
 
 /** An operation ready to run: found once, reused by every request that sends the same text. */
@@ -28,6 +29,8 @@ export interface PreparedOperation {
   analysis: OperationAnalysis;
   /** A query that reads data (not introspection): it runs compiled (catalogue.compiled). Else Apollo executes it. */
   runsCompiled: boolean;
+  /** For a compiled query whose answer may be kept: the version that says when it is stale (answer-versions.ts). */
+  answerVersion?: AnswerVersion;
 }
 
 export type RefusalCode = 'BAD_USER_INPUT' | 'PERSISTED_QUERY_NOT_FOUND';
@@ -99,5 +102,7 @@ export function prepareOperation(rules: PrepareRules, text: string, operationNam
   // Introspection has its own rules (no key outside production, off in production): Apollo runs it, as mutations.
   const runsCompiled = operation.operation === 'query' && analysis.readsData && !analysis.readsIntrospection;
   const prepared: PreparedOperation = { id: operationId(text), text, document, operation, kind: operation.operation, analysis, runsCompiled };
+  const answerVersion = runsCompiled ? answerVersionOf(analysis) : undefined;
+  if (answerVersion) prepared.answerVersion = answerVersion;
   return prepared;
 }

@@ -1,0 +1,48 @@
+/**
+ * Which GraphQL answers may be kept, and the version that says when one is stale: the same rules
+ * as the REST routes' response cache (rest/routes), derived from the fields an operation reads. An
+ * operation is cached only when every field it reads at the root has a versioned source; the
+ * caller's own data (price alerts) puts the account in the version, so one account's answer is
+ * never another's. Fields under their own per-account limit (`@rateLimit`) are never cached: a
+ * cached answer would not count against the limit. Everything else is executed each time.
+ */
+import type { Principal } from '../../auth/authenticator.js';
+import { HOUR_MS } from '../../domain/time.js';
+import type { GraphQLServices } from '../services.js';
+import type { OperationAnalysis } from './plan-requirements.js';
+
+type Source = 'markets' | 'predictions' | 'accountAlerts';
+
+/** The versioned sources of the fields that read them, root fields and the nested ones that reach into another source. */
+const SOURCE_OF: Record<string, Source> = {
+  'Query.assetMarkets': 'markets',
+  'Query.assetMarket': 'markets',
+  'Query.predictionMarkets': 'predictions',
+  'Query.movementAlerts': 'predictions',
+  'Query.priceAlerts': 'accountAlerts',
+  'Query.priceAlert': 'accountAlerts',
+  'PriceAlert.market': 'markets',
+};
+
+/** Each source's version, as the REST routes over the same data compute it (time buckets where scores or freshness move with time). */
+const VERSION_OF: Record<Source, (services: GraphQLServices, now: number, principal: Principal | null) => string | Promise<string>> = {
+  markets: (services, now) => `m${services.markets.version}.${Math.floor(now / 5_000)}`,
+  predictions: (services, now) => `p${services.predictions.version}.${Math.floor(now / HOUR_MS)}`,
+  accountAlerts: async (services, _now, principal) => `a${principal!.account.id}.${await services.accountAlerts.version(principal!.account.id)}`,
+};
+
+export type AnswerVersion = (services: GraphQLServices, now: number, principal: Principal | null) => Promise<string>;
+
+/** The version of an operation's answer, or undefined when its answer must be computed each time. */
+export function answerVersionOf(analysis: OperationAnalysis): AnswerVersion | undefined {
+  const sources = new Set<Source>();
+  for (const read of analysis.reads) {
+    const source = SOURCE_OF[read];
+    if (source) sources.add(source);
+    else if (read.startsWith('Query.')) return undefined; // a root field without a version: viewer, webhooks, a rate-limited brief
+  }
+  if (sources.size === 0) return undefined;
+  const parts = [...sources].sort().map((source) => VERSION_OF[source]);
+  // Data fields need a key, so an answer with a version always has its caller.
+  return async (services, now, principal) => (await Promise.all(parts.map((part) => part(services, now, principal)))).join('|');
+}
