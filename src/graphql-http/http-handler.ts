@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type ApolloServer, HeaderMap } from '@apollo/server';
 import type { ExecutionResult, GraphQLError, GraphQLFormattedError } from 'graphql';
+import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 import getRawBody from 'raw-body';
 import type { Principal } from '../auth/authenticator.js';
@@ -48,12 +49,22 @@ const RESULT_TYPES = ['application/json; charset=utf-8', 'application/graphql-re
 
 const NOT_ACCEPTABLE = "An 'accept' header was provided for this request which does not accept application/json or application/graphql-response+json";
 
+/** Clients send one Accept header each, over and over: each negotiated once (a few hundred distinct at most are kept). */
+const negotiated = new LRUCache<string, { type: string | undefined }>({ max: 256 });
+
 /**
  * The media type the caller prefers among them, negotiated as Apollo does (no Accept: JSON);
  * undefined when it accepts neither, which Apollo answers with its 406.
  */
-const negotiatedType = (accept: string | undefined): string | undefined =>
-  accept ? new Negotiator({ headers: { accept } }).mediaType(RESULT_TYPES) : RESULT_TYPES[0];
+function negotiatedType(accept: string | undefined): string | undefined {
+  if (!accept) return RESULT_TYPES[0];
+  let found = negotiated.get(accept);
+  if (!found) {
+    found = { type: new Negotiator({ headers: { accept } }).mediaType(RESULT_TYPES) };
+    negotiated.set(accept, found);
+  }
+  return found.type;
+}
 
 /** Reads a JSON body within the size limit; other content types are left to Apollo (CSRF prevention). */
 async function readBody(req: IncomingMessage, limit: number): Promise<unknown> {
