@@ -1,7 +1,8 @@
 /**
  * Two instances on one PostgreSQL (and Redis): the one holding the jobs lease produces the events,
  * and subscribers on both instances receive them: quotes through the read models kept in step by
- * change notices, price alert events through their own notices.
+ * change notices, price alert events through their own notices. Kept /graphql answers follow the
+ * same versions, so the other instance recomputes them as soon as it learns of a change.
  */
 import { type Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -84,4 +85,39 @@ maybe('a quote written by the jobs reaches subscribers on the other instance', a
     skipped: {},
   });
   await within(10_000, () => received.some((r) => r.quotes.price === 1_234.5));
+});
+
+maybe("a kept /graphql answer on the other instance is recomputed once the jobs' instance changes the data, and an account's alerts too", async () => {
+  const { key } = await leader.createKey('free');
+  const ask = async (instance: TestService, query: string) =>
+    (await instance.a.post('/graphql').set('Authorization', `Bearer ${key}`).send({ query })).body.data;
+  const price = '{ assetMarket(symbol: "SOL/USD") { price } }';
+  const before = await ask(follower, price);
+  expect(await ask(follower, price)).toEqual(before); // kept
+  const quote = leader.service.markets.quote('SOL/USD')!;
+  await leader.service.ingest.accept({
+    kind: 'market-data',
+    markets: [],
+    quotes: [{ ...quote, price: 77.25, observedAt: leader.clock.now() }],
+    candles: [],
+    problems: { invalid: 0, examples: [] },
+    skipped: {},
+  });
+  await within(10_000, async () => (await ask(follower, price)).assetMarket.price === 77.25);
+
+  const alerts = '{ priceAlerts { total } }';
+  const pro = await leader.createKey('pro');
+  const count = async (instance: TestService) =>
+    (await instance.a.post('/graphql').set('Authorization', `Bearer ${pro.key}`).send({ query: alerts })).body.data.priceAlerts.total;
+  expect(await count(follower)).toBe(0);
+  await leader.service.store.priceAlerts.create({
+    accountId: pro.accountId,
+    symbol: 'SOL/USD',
+    kind: 'price_above',
+    threshold: 1e9,
+    signal: null,
+    expiresAt: null,
+    now: leader.clock.now(),
+  });
+  await within(10_000, async () => (await count(follower)) === 1);
 });
