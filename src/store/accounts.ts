@@ -1,5 +1,5 @@
 /** Accounts and their API keys. */
-import type { Kysely, Selectable } from 'kysely';
+import type { InferResult, Kysely, Selectable } from 'kysely';
 import type { Account, MarketDataPlan, PredictionPlan } from '../domain/account.js';
 import { newId } from '../domain/ids.js';
 import type { AccountsTable, ApiKeysTable, Database } from './tables.js';
@@ -92,6 +92,22 @@ export function createAccountRepository(db: Kysely<Database>) {
   };
 
   const alertsVersionQuery = db.selectFrom('accounts').select('alerts_version').where('id', '=', '').compile();
+  const findKeyByHashQuery = db
+    .selectFrom('api_keys')
+    .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+    .select([
+      'api_keys.id as key_id',
+      'api_keys.key_hash',
+      'api_keys.revoked_at',
+      'api_keys.any_operation',
+      'accounts.id',
+      'accounts.name',
+      'accounts.market_data_plan',
+      'accounts.prediction_plan',
+    ])
+    .where('api_keys.key_hash', '=', '')
+    .compile();
+  type KeyRow = InferResult<typeof findKeyByHashQuery>[number];
 
   return {
     /** One account per key created by the CLI: quotas are per account (D2). */
@@ -137,22 +153,10 @@ export function createAccountRepository(db: Kysely<Database>) {
       return account ? { account, key: await insertKey(db, input.accountId, input) } : undefined;
     },
 
+    /** Run for every key this instance has not seen yet (the authenticator's cache misses): compiled once. */
     async findKeyByHash(keyHash: string): Promise<KeyWithAccount | undefined> {
-      const row = await db
-        .selectFrom('api_keys')
-        .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
-        .select([
-          'api_keys.id as key_id',
-          'api_keys.key_hash',
-          'api_keys.revoked_at',
-          'api_keys.any_operation',
-          'accounts.id',
-          'accounts.name',
-          'accounts.market_data_plan',
-          'accounts.prediction_plan',
-        ])
-        .where('api_keys.key_hash', '=', keyHash)
-        .executeTakeFirst();
+      const result = await db.executeQuery<KeyRow>({ ...findKeyByHashQuery, parameters: [keyHash] });
+      const row = result.rows[0];
       if (!row) return undefined;
       return { keyId: row.key_id, keyHash: row.key_hash, revokedAt: row.revoked_at, anyOperation: row.any_operation === 1, account: toAccount(row) };
     },
