@@ -6,6 +6,7 @@
  */
 import { operationId } from '../../src/graphql/catalogue/prepare.js';
 import { executions } from '../support/graphql-paths.js';
+import { writeQuote } from '../support/quotes.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 
 let t: TestService;
@@ -59,15 +60,7 @@ it('an answer is recomputed once the data it read changes', async () => {
   const first = await post('a', key, { query });
   expect(first.body.data.assetMarket.price).toEqual(expect.any(Number));
   expect((await post('a', key, { query })).body).toEqual(first.body);
-  const quote = t.service.markets.quote('ETH/USD')!;
-  await t.service.ingest.accept({
-    kind: 'market-data',
-    markets: [],
-    quotes: [{ ...quote, price: 4_321.5, observedAt: t.clock.now() }],
-    candles: [],
-    problems: { invalid: 0, examples: [] },
-    skipped: {},
-  });
+  await writeQuote(t.service, 'ETH/USD', 4_321.5, t.clock.now());
   expect((await post('a', key, { query })).body.data.assetMarket.price).toBe(4_321.5);
 });
 

@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 import { createPgSchema, postgresAvailable } from '../support/engines.js';
 import { redisAvailable, SHARED_REDIS_URL } from '../support/redis.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { writeQuote } from '../support/quotes.js';
 import { within } from '../support/wait.js';
 
 const enabled = (await postgresAvailable()) && (await redisAvailable());
@@ -74,16 +75,8 @@ maybe('a quote written by the jobs reaches subscribers on the other instance', a
   const { key } = await leader.createKey('free');
   const received = subscribe<{ quotes: { price: number } }>(follower.urls.a, key, 'subscription { quotes(symbols: ["ETH/USD"]) { price } }');
   await new Promise((r) => setTimeout(r, 300));
-  const quote = leader.service.markets.quote('ETH/USD')!;
   leader.clock.advance(2_000);
-  await leader.service.ingest.accept({
-    kind: 'market-data',
-    markets: [],
-    quotes: [{ ...quote, price: 1_234.5, observedAt: leader.clock.now() }],
-    candles: [],
-    problems: { invalid: 0, examples: [] },
-    skipped: {},
-  });
+  await writeQuote(leader.service, 'ETH/USD', 1_234.5, leader.clock.now());
   await within(10_000, () => received.some((r) => r.quotes.price === 1_234.5));
 });
 
@@ -94,15 +87,7 @@ maybe("a kept /graphql answer on the other instance is recomputed once the jobs'
   const price = '{ assetMarket(symbol: "SOL/USD") { price } }';
   const before = await ask(follower, price);
   expect(await ask(follower, price)).toEqual(before); // kept
-  const quote = leader.service.markets.quote('SOL/USD')!;
-  await leader.service.ingest.accept({
-    kind: 'market-data',
-    markets: [],
-    quotes: [{ ...quote, price: 77.25, observedAt: leader.clock.now() }],
-    candles: [],
-    problems: { invalid: 0, examples: [] },
-    skipped: {},
-  });
+  await writeQuote(leader.service, 'SOL/USD', 77.25, leader.clock.now());
   await within(10_000, async () => (await ask(follower, price)).assetMarket.price === 77.25);
 
   const alerts = '{ priceAlerts { total } }';
