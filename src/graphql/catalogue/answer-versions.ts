@@ -1,6 +1,6 @@
 /**
- * Which GraphQL answers may be kept, and the version that says when one is stale: the same rules
- * as the REST routes' response cache (rest/routes), derived from the fields an operation reads. An
+ * Which GraphQL answers may be kept, and the version that says when one is stale: the data versions
+ * the REST routes' response cache uses too, chosen by the fields an operation reads. An
  * operation is cached only when every field it reads at the root has a versioned source; the
  * caller's own data (price alerts) puts the account in the version, so one account's answer is
  * never another's. Fields under their own per-account limit (`@rateLimit`) are never cached: a
@@ -24,8 +24,11 @@ const SOURCE_OF: Record<string, Source> = {
   'PriceAlert.market': 'markets',
 };
 
-/** Each source's version, as the REST routes over the same data compute it (time buckets where scores or freshness move with time). */
-const VERSION_OF: Record<Source, (services: GraphQLServices, now: number, principal: Principal | null) => string | Promise<string>> = {
+/**
+ * Each source's version: what changes whenever an answer from it may (time buckets where scores or
+ * freshness move with time). The REST routes' response cache uses the same ones.
+ */
+export const DATA_VERSIONS: Record<Source, (services: GraphQLServices, now: number, principal: Principal | null) => string | Promise<string>> = {
   markets: (services, now) => `m${services.markets.version}.${Math.floor(now / 5_000)}`,
   predictions: (services, now) => `p${services.predictions.version}.${Math.floor(now / HOUR_MS)}`,
   accountAlerts: async (services, _now, principal) => `a${principal!.account.id}.${await services.accountAlerts.version(principal!.account.id)}`,
@@ -42,7 +45,7 @@ export function answerVersionOf(analysis: OperationAnalysis): AnswerVersion | un
     else if (read.startsWith('Query.')) return undefined; // a root field without a version: viewer, webhooks, a rate-limited brief
   }
   if (sources.size === 0) return undefined;
-  const parts = [...sources].sort().map((source) => VERSION_OF[source]);
+  const parts = [...sources].sort().map((source) => DATA_VERSIONS[source]);
   // Data fields need a key, so an answer with a version always has its caller.
   return async (services, now, principal) => (await Promise.all(parts.map((part) => part(services, now, principal)))).join('|');
 }

@@ -8,6 +8,7 @@ import { parseSymbolList, normalizeSymbol } from '../../domain/symbols.js';
 import { graphqlEnumName } from '../../domain/graphql-enums.js';
 import { AccountAlertsDocument, BriefDocument, MarketsPageDocument } from '../generated/operations.js';
 import { enumParam, intParam, stringParam } from '../params.js';
+import { DATA_VERSIONS } from '../../graphql/catalogue/answer-versions.js';
 import type { RouteCachePolicy } from '../response-cache.js';
 import { defineRoute, type RouteDefinition } from '../route-table.js';
 
@@ -16,19 +17,13 @@ import { defineRoute, type RouteDefinition } from '../route-table.js';
  * with time (staleness, D7): a 5-second bucket bounds how late a status may flip. Clients may
  * reuse an answer for 2 s, the demo feed's tick.
  */
-const marketDataCache: RouteCachePolicy = {
-  version: (services, now) => `${services.markets.version}|${Math.floor(now / 5_000)}`,
-  maxAgeSeconds: 2,
-};
+const marketDataCache: RouteCachePolicy = { version: DATA_VERSIONS.markets, maxAgeSeconds: 2 };
 
 /**
  * An account's alerts change only when one is created, cancelled, triggered or expires: the
  * account's alerts version (in the store, whoever made the change). Answers are per account.
  */
-const accountAlertsCache: RouteCachePolicy = {
-  version: async (services, _now, principal) => `${principal!.account.id}|${await services.accountAlerts.version(principal!.account.id)}`,
-  maxAgeSeconds: 0,
-};
+const accountAlertsCache: RouteCachePolicy = { version: DATA_VERSIONS.accountAlerts, maxAgeSeconds: 0 };
 
 const lower = <T extends string>(value: T) => value.toLowerCase();
 export const timestamp = z.string().describe('ISO 8601 UTC with milliseconds, e.g. 2026-11-22T06:00:00.000Z');

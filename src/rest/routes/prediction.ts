@@ -7,7 +7,7 @@ import { LatestMovementAlertsDocument, MorningBriefDocument, TopPredictionMarket
 import { intParam } from '../params.js';
 import { utcDate } from '../../brief/morning-briefs.js';
 import { defineRoute, type RouteDefinition } from '../route-table.js';
-import { HOUR_MS } from '../../domain/time.js';
+import { DATA_VERSIONS } from '../../graphql/catalogue/answer-versions.js';
 
 const timestamp = z.string().describe('ISO 8601 UTC with milliseconds, e.g. 2026-11-22T06:00:00.000Z');
 
@@ -34,7 +34,7 @@ export const predictionRoutes: RouteDefinition[] = [
   defineRoute({
     path: '/markets',
     // The ranking also moves with the hour (24-hour moves are read from hourly history).
-    cache: { version: (services, now) => `${services.predictions.version}|${Math.floor(now / HOUR_MS)}`, maxAgeSeconds: 5 },
+    cache: { version: DATA_VERSIONS.predictions, maxAgeSeconds: 5 },
     summary: 'The 50 most active prediction markets, scored',
     description: `The ${TOP_MARKETS} markets with the largest 24-hour volume (all of them when fewer are tracked), volume descending, ties by question ascending. Pro plan.`,
     params: [],
@@ -81,7 +81,7 @@ export const predictionRoutes: RouteDefinition[] = [
 
   defineRoute({
     path: '/alerts',
-    cache: { version: (services) => String(services.predictions.version), maxAgeSeconds: 5 },
+    cache: { version: DATA_VERSIONS.predictions, maxAgeSeconds: 5 },
     summary: 'The latest movement alerts',
     description: 'Probability movements of more than 5 points, newest detected first. Pro plan.',
     params: [intParam('limit', { ...MOVEMENT_ALERTS_LIMIT, clampAbove: true }, 'number of alerts')],
