@@ -56,9 +56,18 @@ export function requestIdOf(req: Pick<IncomingMessage, 'headers'> | undefined): 
   return typeof header === 'string' && /^[\w.-]{1,64}$/.test(header) ? header : randomUUID();
 }
 
-/** The headers every answer starts with; `html` pages set their own CSP (they load scripts). */
+/** Sets the headers every answer starts with; `html` pages set their own CSP (they load scripts). */
+export function stamp(req: Pick<IncomingMessage, 'headers'> | undefined, html: boolean, set: (name: string, value: string) => void): void {
+  set('X-Request-Id', requestIdOf(req));
+  for (const [name, value] of SECURITY_HEADERS) set(name, value);
+  if (!html) set('Content-Security-Policy', JSON_ONLY_CSP);
+}
+
+/** The same headers as a list, for answers written as raw bytes (on the socket, a WebSocket's 101). */
 export function stampHeaders(req: Pick<IncomingMessage, 'headers'> | undefined, html = false): (readonly [string, string])[] {
-  return [['X-Request-Id', requestIdOf(req)], ...SECURITY_HEADERS, ...(html ? [] : [['Content-Security-Policy', JSON_ONLY_CSP] as const])];
+  const headers: (readonly [string, string])[] = [];
+  stamp(req, html, (name, value) => headers.push([name, value]));
+  return headers;
 }
 
 /*

@@ -19,8 +19,7 @@ import type { HttpMetrics } from '../metrics/http-metrics.js';
 import { sendJson } from '../rest/envelope.js';
 import { docsRouter } from './docs.js';
 import { serveExplorer } from './explorer.js';
-import { answerOnSocket, createPipeline, type GatewayApp, HTTP_LIMITS, requestIdOf, type Step } from './http-server.js';
-import { JSON_ONLY_CSP, SECURITY_HEADERS } from './security-headers.js';
+import { answerOnSocket, createPipeline, type GatewayApp, HTTP_LIMITS, type Step, stamp } from './http-server.js';
 
 interface VariantAppOptions {
   /** Prometheus registry served at /metrics. */
@@ -96,11 +95,8 @@ export function createVariantApp(options: VariantAppOptions): GatewayApp {
   }
 
   /** Step 1: the stamp every answer carries, and its metrics and log line once it is sent. */
-  const stamp: Step = (req, res) => {
-    // The same stamp as stampHeaders (answers on the socket), set without building its list: this runs for every request.
-    res.setHeader('X-Request-Id', requestIdOf(req));
-    for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
-    if (!isHtmlPage(req)) res.setHeader('Content-Security-Policy', JSON_ONLY_CSP);
+  const stamped: Step = (req, res) => {
+    stamp(req, isHtmlPage(req), (name, value) => res.setHeader(name, value));
     (res as Timed)[STARTED] = performance.now();
     res.on('finish', answered); // each response is new: no need for once()'s wrapper
     return false;
@@ -150,7 +146,7 @@ export function createVariantApp(options: VariantAppOptions): GatewayApp {
     throw notFound(req);
   };
 
-  const pipeline = createPipeline({ variant, classify: options.classify, steps: [stamp, limits, routes] });
+  const pipeline = createPipeline({ variant, classify: options.classify, steps: [stamped, limits, routes] });
   const handle = pipeline.handle;
   const subscriptions = options.subscriptions;
   if (!subscriptions) return handle;
