@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DAY_MS } from '../domain/time.js';
+import { TRUSTED_DOCUMENTS_MODES, type TrustedDocumentsMode } from '../graphql/catalogue/trusted-documents.js';
 import { PlanLimitOverridesSchema, resolvePlanLimits, type PlanLimitTable } from '../quota/plans.js';
 import { type DestinationPolicy, parseAllowedNetworks } from '../webhooks/destination.js';
 import { LIVE_SOURCES, parseFeeds, PREDICTION_SOURCES, type FeedSelection, type UpstreamSettings } from '../upstream/sources.js';
@@ -69,7 +70,7 @@ const EnvSchema = z.object({
   GRAPHQL_INTROSPECTION: z.enum(['on', 'off']).optional(),
   GRAPHQL_SUGGESTIONS: z.enum(['on', 'off']).optional(),
   /** Trusted documents: `off`, `log` (unknown operations run, counted and logged) or `enforce` (refused). */
-  TRUSTED_DOCUMENTS: z.enum(['off', 'log', 'enforce']).default('off'),
+  TRUSTED_DOCUMENTS: z.enum(TRUSTED_DOCUMENTS_MODES).default('off'),
   NODE_ENV: z.enum(['production', 'development', 'test']).optional(),
   /** How often running servers look for revoked keys; D2 bounds the delay at 2 s. */
   REVOCATION_POLL_MS: z.coerce.number().int().min(50).max(1_500).default(500),
@@ -115,7 +116,7 @@ export interface Config {
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   logFormat: z.infer<typeof EnvSchema>['LOG_FORMAT'];
   production: boolean;
-  graphql: { introspection: boolean; suggestions: boolean; trustedDocuments: 'off' | 'log' | 'enforce' };
+  graphql: { introspection: boolean; suggestions: boolean; trustedDocuments: TrustedDocumentsMode };
   revocationPollMs: number;
   briefHourUtc: number;
   llm: { baseUrl: string | undefined; model: string; apiKey: string | undefined; timeoutMs: number };

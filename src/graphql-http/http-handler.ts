@@ -6,7 +6,6 @@
  * catalogue's document, so Apollo neither parses nor validates. Apollo alone answers what names no
  * operation: Sandbox on GET, CSRF prevention, a body that is not a GraphQL request.
  */
-import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type ApolloServer, HeaderMap } from '@apollo/server';
 import type { ExecutionResult, GraphQLError, GraphQLFormattedError } from 'graphql';
@@ -21,7 +20,7 @@ import { toGraphQLErrors } from '../edge/graphql-codes.js';
 import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
 import type { PreparedOperation } from '../graphql/catalogue/prepare.js';
 import type { GraphQLContext } from '../graphql/context.js';
-import { type createResponseCache, matchesEtag } from '../rest/response-cache.js';
+import { type createResponseCache, etagOf, matchesEtag } from '../rest/response-cache.js';
 import { graphqlRequestOf, type GraphQLRequest } from './graphql-request.js';
 import { refusalAsApiError } from './graphql-request.js';
 
@@ -128,7 +127,7 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
   function send(req: IncomingMessage, res: ServerResponse, type: string, status: number, payload: unknown, headers: Record<string, string>): void {
     const bytes = Buffer.from(JSON.stringify(payload));
     // A GET (a persisted document by id) is revalidated like the REST routes: a strong ETag, 304 when it still holds.
-    const etag = req.method === 'GET' && status === 200 ? `"${createHash('sha1').update(bytes).digest('base64url')}"` : undefined;
+    const etag = req.method === 'GET' && status === 200 ? etagOf(bytes) : undefined;
     sendBytes(req, res, type, status, bytes, headers, etag);
   }
 

@@ -61,7 +61,7 @@ export function createResponseCache(limits: ResponseCacheLimits = {}) {
         pending = compute()
           .then((value) => {
             const bytes = Buffer.from(JSON.stringify(value));
-            const body = { bytes, etag: `"${createHash('sha1').update(bytes).digest('base64url')}"` };
+            const body = { bytes, etag: etagOf(bytes) };
             remember(key, body);
             return body;
           })
@@ -71,7 +71,6 @@ export function createResponseCache(limits: ResponseCacheLimits = {}) {
       return pending;
     },
     size: () => entries.size,
-    bytes: () => bytes,
   };
 }
 
@@ -82,6 +81,9 @@ export const cacheKeyOf = (path: string, params: Record<string, unknown>, versio
       .sort()
       .map((k) => [k, params[k]]),
   )}|${version}`;
+
+/** A strong ETag for a body: its SHA-1, as every cached or revalidated answer carries it. */
+export const etagOf = (bytes: Buffer): string => `"${createHash('sha1').update(bytes).digest('base64url')}"`;
 
 /** If-None-Match holds the body's ETag (or `*`). */
 export function matchesEtag(header: string | undefined, etag: string): boolean {

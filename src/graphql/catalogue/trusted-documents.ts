@@ -8,8 +8,8 @@
 import type { Logger } from 'pino';
 import { LRUCache } from 'lru-cache';
 
-export type TrustedDocumentsMode = 'off' | 'log' | 'enforce';
-export const TRUSTED_DOCUMENTS_MODES: readonly TrustedDocumentsMode[] = ['off', 'log', 'enforce'];
+export const TRUSTED_DOCUMENTS_MODES = ['off', 'log', 'enforce'] as const;
+export type TrustedDocumentsMode = (typeof TRUSTED_DOCUMENTS_MODES)[number];
 
 /** What the store keeps: the manifest's documents, and a version that changes with every load. */
 export interface TrustedDocumentSource {
