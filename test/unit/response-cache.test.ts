@@ -37,3 +37,22 @@ it('matches If-None-Match lists, weak forms and *', () => {
   expect(matchesEtag('"abd"', '"abc"')).toBe(false);
   expect(matchesEtag(undefined, '"abc"')).toBe(false);
 });
+
+it('is bounded by bytes too: the oldest bodies go first, and a body over a quarter of the budget is served but not kept', async () => {
+  const cache = createResponseCache({ maxBytes: 1_000 });
+  let computed = 0;
+  const body = (n: number) => async () => {
+    computed++;
+    return { pad: 'x'.repeat(n) };
+  };
+  for (const key of ['a', 'b', 'c', 'd', 'e']) await cache.get(key, body(200)); // about 210 bytes each
+  expect(cache.size()).toBeLessThanOrEqual(4);
+  computed = 0;
+  await cache.get('e', body(200)); // the newest is kept
+  expect(computed).toBe(0);
+  await cache.get('a', body(200)); // the oldest went
+  expect(computed).toBe(1);
+  await cache.get('big', body(300));
+  await cache.get('big', body(300));
+  expect(computed).toBe(3);
+});
