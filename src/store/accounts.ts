@@ -1,7 +1,9 @@
 /** Accounts and their API keys. */
-import type { InferResult, Kysely, Selectable } from 'kysely';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Kysely, Selectable } from 'kysely';
 import type { Account, MarketDataPlan, PredictionPlan } from '../domain/account.js';
 import { newId } from '../domain/ids.js';
+import { createKeyLookup } from './key-lookup.js';
 import type { AccountsTable, ApiKeysTable, Database } from './tables.js';
 
 export interface ApiKeyRecord {
@@ -13,14 +15,6 @@ export interface ApiKeyRecord {
   revokedAt: number | null;
   /** Exempt from trusted-document enforcement: the key may send any GraphQL operation. */
   anyOperation: boolean;
-}
-
-interface KeyWithAccount {
-  keyId: string;
-  keyHash: string;
-  revokedAt: number | null;
-  anyOperation: boolean;
-  account: Account;
 }
 
 export interface ApiKeyListing extends ApiKeyRecord {
@@ -85,29 +79,14 @@ async function insertKey(db: Kysely<Database>, accountId: string, input: NewKey)
   return key;
 }
 
-export function createAccountRepository(db: Kysely<Database>) {
+export function createAccountRepository(db: Kysely<Database>, sqlite?: BetterSqlite3.Database) {
   const findAccount = async (id: string): Promise<Account | undefined> => {
     const row = await db.selectFrom('accounts').select(['id', 'name', 'market_data_plan', 'prediction_plan']).where('id', '=', id).executeTakeFirst();
     return row ? toAccount(row) : undefined;
   };
 
   const alertsVersionQuery = db.selectFrom('accounts').select('alerts_version').where('id', '=', '').compile();
-  const findKeyByHashQuery = db
-    .selectFrom('api_keys')
-    .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
-    .select([
-      'api_keys.id as key_id',
-      'api_keys.key_hash',
-      'api_keys.revoked_at',
-      'api_keys.any_operation',
-      'accounts.id',
-      'accounts.name',
-      'accounts.market_data_plan',
-      'accounts.prediction_plan',
-    ])
-    .where('api_keys.key_hash', '=', '')
-    .compile();
-  type KeyRow = InferResult<typeof findKeyByHashQuery>[number];
+  const findKeyByHash = createKeyLookup(db, sqlite);
 
   return {
     /** One account per key created by the CLI: quotas are per account (D2). */
@@ -153,13 +132,8 @@ export function createAccountRepository(db: Kysely<Database>) {
       return account ? { account, key: await insertKey(db, input.accountId, input) } : undefined;
     },
 
-    /** Run for every key this instance has not seen yet (the authenticator's cache misses): compiled once. */
-    async findKeyByHash(keyHash: string): Promise<KeyWithAccount | undefined> {
-      const result = await db.executeQuery<KeyRow>({ ...findKeyByHashQuery, parameters: [keyHash] });
-      const row = result.rows[0];
-      if (!row) return undefined;
-      return { keyId: row.key_id, keyHash: row.key_hash, revokedAt: row.revoked_at, anyOperation: row.any_operation === 1, account: toAccount(row) };
-    },
+    /** Run for every key this instance has not seen yet (the authenticator's cache misses). */
+    findKeyByHash,
 
     async findKeyById(keyId: string): Promise<(ApiKeyRecord & { account: Account }) | undefined> {
       const row = await db

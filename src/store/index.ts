@@ -13,7 +13,7 @@ export { openStore, type StoreConnection } from './database.js';
 export function createStore(connection: StoreConnection) {
   return {
     connection,
-    accounts: createAccountRepository(connection.db),
+    accounts: createAccountRepository(connection.db, connection.sqlite),
     markets: createMarketRepository(connection.db),
     priceAlerts: createPriceAlertRepository(connection.db),
     prediction: createPredictionRepository(connection.db),
