@@ -47,18 +47,24 @@ it('looks a key up without preparing anything, and sees a key as soon as it is c
 it('does not see a key inserted by a transaction still open on the connection (rolled back, it never existed)', async () => {
   const key = `mgw_${'t'.repeat(40)}open`;
   let lookupDuring: Promise<unknown> | undefined;
-  await store.connection.db.transaction().execute(async (trx) => {
-    const accountId = 'acct_in_transaction';
-    await trx.insertInto('accounts').values({ id: accountId, name: 'in a transaction', market_data_plan: 'pro', prediction_plan: 'none', created_at: 1 }).execute();
-    await trx
-      .insertInto('api_keys')
-      .values({ id: 'key_in_transaction', account_id: accountId, display_prefix: key.slice(0, 10), key_hash: hashApiKey(key), name: 'k', created_at: 1 })
-      .execute();
-    // Asked while the transaction is open (between two of its statements): it waits for the connection.
-    lookupDuring = store.accounts.findKeyByHash(hashApiKey(key));
-    await new Promise((resolve) => setImmediate(resolve));
-    throw new Error('roll back');
-  }).catch((error: Error) => expect(error.message).toBe('roll back'));
+  await store.connection.db
+    .transaction()
+    .execute(async (trx) => {
+      const accountId = 'acct_in_transaction';
+      await trx
+        .insertInto('accounts')
+        .values({ id: accountId, name: 'in a transaction', market_data_plan: 'pro', prediction_plan: 'none', created_at: 1 })
+        .execute();
+      await trx
+        .insertInto('api_keys')
+        .values({ id: 'key_in_transaction', account_id: accountId, display_prefix: key.slice(0, 10), key_hash: hashApiKey(key), name: 'k', created_at: 1 })
+        .execute();
+      // Asked while the transaction is open (between two of its statements): it waits for the connection.
+      lookupDuring = store.accounts.findKeyByHash(hashApiKey(key));
+      await new Promise((resolve) => setImmediate(resolve));
+      throw new Error('roll back');
+    })
+    .catch((error: Error) => expect(error.message).toBe('roll back'));
   expect(await lookupDuring).toBeUndefined();
   expect(await store.accounts.findKeyByHash(hashApiKey(key))).toBeUndefined();
 });
