@@ -153,7 +153,7 @@ async function runSuite(label: string, scale: boolean): Promise<Suite> {
     keys = fs.readFileSync(keysFile, 'utf8').split('\n');
   }
 
-  const service = start(['node', CLI, 'start'], env, 0);
+  const service = start([CLI, 'start'], env, 0);
   let raw: ChildProcess | undefined;
   let stock: ChildProcess | undefined;
   try {

@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     planLimits: { marketData: { enterprise: lifted }, prediction: { pro: lifted } },
   });
   const { key } = createBenchKey(env);
-  const service = start(['node', CLI, 'start'], env, 0);
+  const service = start([CLI, 'start'], env, 0);
   try {
     await waitFor(`http://127.0.0.1:${PORT_A}/ready`);
     const auth = { authorization: `Bearer ${key}` };

@@ -24,7 +24,7 @@ export async function benchSubscribers() {
     MAX_CONNECTIONS_PER_CLIENT: '0',
   };
   const { key } = createBenchKey(env);
-  const service = start(['node', CLI, 'start'], env, 0);
+  const service = start([CLI, 'start'], env, 0);
   const clients: Client[] = [];
   try {
     await waitFor(`http://127.0.0.1:${PORTS[0]}/ready`);

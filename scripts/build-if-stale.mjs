@@ -29,7 +29,16 @@ function newestMtime(target) {
 const built = fs.existsSync(stamp) ? fs.statSync(stamp).mtimeMs : 0;
 const changed = Math.max(...inputs.map((input) => newestMtime(path.join(root, input))));
 const forced = process.argv.includes('--force'); // `npm run build`
-if (!forced && built > 0 && changed <= built) process.exit(0);
+/** The bin runs by its shebang (npm start execs it): its flags are the service's V8 settings. */
+function markBinExecutable() {
+  const bin = path.join(root, 'dist', 'src', 'cli', 'main.js');
+  if (fs.existsSync(bin)) fs.chmodSync(bin, 0o755);
+}
+
+if (!forced && built > 0 && changed <= built) {
+  markBinExecutable(); // a dist/ built before the bin was executed directly
+  process.exit(0);
+}
 
 if (!forced) process.stderr.write(built === 0 ? 'building dist/ (first run)...\n' : 'sources changed since the last build: rebuilding dist/...\n');
 const startedAt = new Date();
@@ -39,6 +48,7 @@ if (result.status !== 0) {
   process.stderr.write('error: the build failed (see above); dist/ was not updated\n');
   process.exit(result.status ?? 1);
 }
+markBinExecutable();
 // Stamped with the build's start: a file edited while tsc ran is rebuilt next time.
 fs.writeFileSync(stamp, `${startedAt.toISOString()}\n`);
 fs.utimesSync(stamp, startedAt, startedAt);
