@@ -111,6 +111,8 @@ interface Suite {
   rows: Row[];
   speedups: { endpoint: string; timesStockApollo: number }[];
   peakRssMb: number;
+  /** At scale: what the process holds step by step, in MB (bench/memory.mjs). */
+  memory?: object[];
 }
 
 /** Rotates the Authorization header through `keys`, one per request: a cold key cache, then a full one. */
@@ -146,11 +148,19 @@ async function runSuite(label: string, scale: boolean): Promise<Suite> {
   // The CLI creates the key (and the schema) before the service starts, as an operator would.
   const { key, accountId } = createBenchKey(env);
   let keys: string[] | undefined;
+  let memory: object[] | undefined;
   if (scale) {
     const keysFile = path.join(dataDir, 'keys.txt');
     const seeded = spawnSync('node', [path.join(ROOT, 'bench/seed-scale.mjs'), dataDir, accountId, keysFile], { env, stdio: ['ignore', 'inherit', 'inherit'] });
     if (seeded.status !== 0) throw new Error('seeding failed');
     keys = fs.readFileSync(keysFile, 'utf8').split('\n');
+    // What the process holds before any data and what each read model adds (bench/memory.mjs).
+    const held = spawnSync('node', ['--expose-gc', '--max-semi-space-size=16', path.join(ROOT, 'bench/memory.mjs'), dataDir, keysFile], {
+      env,
+      encoding: 'utf8',
+    });
+    if (held.status !== 0) throw new Error(`bench/memory.mjs failed: ${held.stderr}`);
+    memory = JSON.parse(held.stdout) as object[];
   }
 
   const service = start([CLI, 'start'], env, 0);
@@ -200,7 +210,7 @@ async function runSuite(label: string, scale: boolean): Promise<Suite> {
       }
       process.stderr.write(`[${label}] measured ${e.name}\n`);
     }
-    return { label, rows, speedups, peakRssMb: Math.round(peakRssMb(workerPid(service))) };
+    return { label, rows, speedups, peakRssMb: Math.round(peakRssMb(workerPid(service))), memory };
   } finally {
     raw?.kill();
     stock?.kill();
@@ -213,6 +223,10 @@ async function runSuite(label: string, scale: boolean): Promise<Suite> {
 function print(suite: Suite): void {
   console.log(`\n${suite.label}: service peak RSS ${suite.peakRssMb} MB`);
   console.table(suite.rows);
+  if (suite.memory) {
+    console.log('held in memory, step by step (MB after full collections; bench/memory.mjs):');
+    console.table(suite.memory);
+  }
   for (const x of suite.speedups) console.log(`${x.endpoint}: ${x.timesStockApollo} x stock Apollo Server on the same query, schema and data`);
 }
 
