@@ -26,13 +26,13 @@ interface CachedBody {
 export interface ResponseCacheLimits {
   /** Bodies kept (default 2 000). */
   maxEntries?: number;
-  /** Bytes of bodies kept (default 64 MB): a few large answers cannot pin the heap. */
+  /** Bytes of bodies kept (default 16 MB; the two REST facades and /graphql have one each, 48 MB at most in all, docs/performance.md). */
   maxBytes?: number;
 }
 
 export function createResponseCache(limits: ResponseCacheLimits = {}) {
   const maxEntries = limits.maxEntries ?? 2_000;
-  const maxBytes = limits.maxBytes ?? 64 * 1024 * 1024;
+  const maxBytes = limits.maxBytes ?? 16 * 1024 * 1024;
   const entries = new Map<string, CachedBody>();
   const inFlight = new Map<string, Promise<CachedBody>>();
   let bytes = 0;
