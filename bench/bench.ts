@@ -155,10 +155,14 @@ async function runSuite(label: string, scale: boolean): Promise<Suite> {
     if (seeded.status !== 0) throw new Error('seeding failed');
     keys = fs.readFileSync(keysFile, 'utf8').split('\n');
     // What the process holds before any data and what each read model adds (bench/memory.mjs).
-    const held = spawnSync('node', ['--expose-gc', '--max-semi-space-size=16', path.join(ROOT, 'bench/memory.mjs'), dataDir, keysFile], {
-      env,
-      encoding: 'utf8',
-    });
+    const held = spawnSync(
+      'node',
+      ['--expose-gc', '--max-semi-space-size=16', '--heap-growing-percent=50', path.join(ROOT, 'bench/memory.mjs'), dataDir, keysFile],
+      {
+        env,
+        encoding: 'utf8',
+      },
+    );
     if (held.status !== 0) throw new Error(`bench/memory.mjs failed: ${held.stderr}`);
     memory = JSON.parse(held.stdout) as object[];
   }

@@ -23,7 +23,7 @@ import type { GraphQLServices } from './graphql/services.js';
 import { connectionLimitsFor } from './http/http-server.js';
 import { bindListeners } from './http/listeners.js';
 import { openFileLimit } from './http/open-files.js';
-import { youngGenerationOf } from './config/young-generation.js';
+import { v8HeapOf } from './config/v8-heap.js';
 import { createLogger, consoleDestination } from './logging/logger.js';
 import { createMetrics } from './metrics/metrics.js';
 import { MarketReadModel } from './readmodel/market-read-model.js';
@@ -156,8 +156,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
           }),
       store: storeLocation(config),
       ...(openFiles ? { openFiles, connections: limits } : {}),
-      // Started without the bin (node dist/... directly): the young generation is V8's, larger (docs/operations.md).
-      semiSpaceMb: youngGenerationOf(process.execArgv, process.env.NODE_OPTIONS),
+      // Started without the bin (node dist/... directly), V8's defaults hold more memory (docs/operations.md).
+      v8Heap: v8HeapOf(process.execArgv, process.env.NODE_OPTIONS),
       startupMs: Date.now() - started,
     },
     a === undefined ? 'market-gateway worker running' : 'market-gateway listening',

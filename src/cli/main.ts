@@ -1,8 +1,8 @@
-#!/usr/bin/env -S node --max-semi-space-size=16
+#!/usr/bin/env -S node --max-semi-space-size=16 --heap-growing-percent=50
 /**
  * Entry point of the `market-gateway` bin. Exit codes: 0 success, 1 any error (usage or runtime).
- * The shebang caps V8's young generation (src/config/young-generation.ts says why); `npm start` runs
- * this file, not `node` on it, so the flag applies.
+ * The shebang sets V8's heap (src/config/v8-heap.ts says why); `npm start` runs this file, not
+ * `node` on it, so the flags apply.
  */
 // First: ESM evaluates imports in order, so an unsupported Node is refused before better-sqlite3 loads.
 import './supported-node.js';
