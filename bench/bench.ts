@@ -15,13 +15,14 @@
  * rows (bench/subscribers.ts): 2 000 WebSocket subscribers, tick-to-client latency, CPU, RSS.
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { benchSubscribers } from './subscribers.js';
 import { benchWebhooks } from './webhooks.js';
-import { CLI, cpuMs, createBenchKey, HAS_TASKSET, peakRssMb, ROOT, serviceEnv, start, waitFor } from './harness.js';
+import { CLI, cpuMs, createBenchKey, HAS_TASKSET, peakRssMb, ROOT, rssMb, serviceEnv, start, waitFor } from './harness.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -42,10 +43,15 @@ interface Endpoint {
   accept?: string;
   /** Also measured on stock Apollo Server over the same schema and data (bench/stock-apollo.mjs). */
   stockApollo?: boolean;
+  /** Sent with the ETag of its own first answer, as a client revalidating: every answer is a 304. */
+  revalidate?: boolean;
 }
 
 const SYMBOLS = 'BTC/USD,ETH/USD,SOL/USD,XRP/USD,EUR/USD,GBP/USD,USD/JPY,AAPL/USD,MSFT/USD,NVDA/USD';
 const B_MARKETS_QUERY = '{ predictionMarkets(limit: 50) { count items { question probability probabilityPct volume24h signal url source } } }';
+/** The dashboards' query as a trusted document (loaded with `documents load` before the service starts), fetched by its id. */
+const TRUSTED_BODY = `query PredictionBoard ${B_MARKETS_QUERY}`;
+const TRUSTED_ID = createHash('sha256').update(TRUSTED_BODY).digest('hex');
 const ENDPOINTS: Endpoint[] = [
   { name: 'A /markets (page of 100)', port: PORT_A, method: 'GET', path: '/api/v1/markets?limit=100' },
   { name: 'A /brief (10 symbols)', port: PORT_A, method: 'GET', path: `/api/v1/brief?symbols=${SYMBOLS}&limit=10` },
@@ -63,6 +69,14 @@ const ENDPOINTS: Endpoint[] = [
     body: JSON.stringify({ query: B_MARKETS_QUERY, extensions: { clientLibrary: { name: '@apollo/client', version: '4.3.8' } } }),
     accept: 'application/graphql-response+json,application/json;q=0.9',
   },
+  {
+    name: '/graphql GET of a trusted document by id, If-None-Match (304)',
+    port: PORT_B,
+    method: 'GET',
+    path: `/graphql?documentId=sha256:${TRUSTED_ID}`,
+    accept: 'application/graphql-response+json,application/json;q=0.9',
+    revalidate: true,
+  },
 ];
 
 // BENCH_ONLY=markets measures only the endpoints whose name contains it (quicker comparisons).
@@ -71,26 +85,55 @@ const SELECTED = ENDPOINTS.filter((e) => !process.env.BENCH_ONLY || e.name.inclu
 /** The raw server serves both variants from one port: the variant is the first path segment there. */
 const rawPath = (e: Endpoint) => `/${e.port === PORT_A ? 'a' : 'b'}${e.path}${e.accept ? `?accept=${encodeURIComponent(e.accept)}` : ''}`;
 /** The request headers of an endpoint: the key, and the body's type and the client's Accept where it has them. */
-const headersOf = (e: Endpoint, key: string) => ({
+const headersOf = (e: Endpoint, key: string, etag?: string) => ({
   authorization: `Bearer ${key}`,
   ...(e.body ? { 'content-type': 'application/json' } : {}),
   ...(e.accept ? { accept: e.accept } : {}),
+  ...(etag ? { 'if-none-match': etag } : {}),
 });
+
+/** The trusted document the 304 row fetches, written as Apollo's manifest and loaded as an operator would. */
+function loadTrustedDocument(env: NodeJS.ProcessEnv, dir: string): void {
+  const manifest = path.join(dir, 'manifest.json');
+  const operations = [{ id: TRUSTED_ID, name: 'PredictionBoard', type: 'query', body: TRUSTED_BODY }];
+  fs.writeFileSync(manifest, JSON.stringify({ format: 'apollo-persisted-query-manifest', version: 1, operations }));
+  const loaded = spawnSync('node', [CLI, 'documents', 'load', manifest], { env, encoding: 'utf8' });
+  if (loaded.status !== 0) throw new Error(`documents load failed: ${loaded.stderr}`);
+}
+
+/** A counter of the service's /metrics (its samples summed over the labels that match). */
+async function counter(port: number, name: string, labels: string): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith(`${name}{`) && line.includes(labels))
+    .reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
+}
 
 /** The process doing the work: taskset execs node, so its pid is the child's. */
 const workerPid = (child: ChildProcess) => child.pid!;
 
-async function load(e: Endpoint, port: number, key: string, keys?: string[]) {
+async function load(e: Endpoint, port: number, key: string, keys?: string[], etag?: string) {
   const result = await autocannon({
     url: `http://127.0.0.1:${port}${port === PORT_RAW ? rawPath(e) : port === PORT_STOCK ? '/' : e.path}`,
     method: e.method,
     connections: CONNECTIONS,
     duration: SECONDS,
-    headers: headersOf(e, key),
+    headers: headersOf(e, key, etag),
     ...(e.body ? { body: e.body } : {}),
-    ...(keys ? { requests: rotating(keys) } : {}),
+    ...(keys ? { requests: rotating(keys) } : etag ? { requests: revalidating(etag) } : {}),
   });
-  const bad = result.non2xx + result.errors + result.timeouts;
+  // A revalidation row answers 304, and 200 once per connection when the data changed (the demo ticks).
+  const bad = (etag ? result.requests.total - result['2xx'] - result['3xx'] : result.non2xx) + result.errors + result.timeouts;
+  if (etag)
+    return {
+      reqPerSec: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      total: result.requests.total,
+      bad,
+      notModified: result['3xx'],
+    };
   return { reqPerSec: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total, bad };
 }
 
@@ -104,6 +147,9 @@ interface Row {
   rawReqPerSec: number;
   ratio: number;
   errors: number;
+  /** The measured process's resident memory after the row, and its peak so far (MB). */
+  rssMb: number;
+  peakRssMb: number;
 }
 
 interface Suite {
@@ -113,7 +159,27 @@ interface Suite {
   peakRssMb: number;
   /** At scale: what the process holds step by step, in MB (bench/memory.mjs). */
   memory?: object[];
+  /** Revalidation rows: how many 304s, and how many operations ran meanwhile (mgw_graphql_requests_total{path="compiled"}). */
+  revalidations: { endpoint: string; requests: number; answered304: number; executed: number }[];
 }
+
+/**
+ * Clients revalidating: If-None-Match with the ETag of the newest answer any of them got (autocannon
+ * clears a connection's own context after each request, so the ETag is kept here).
+ */
+const revalidating = (first: string): autocannon.Request[] => {
+  let newest = first;
+  return [
+    {
+      setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'if-none-match': newest } }),
+      onResponse: (status, _body, _context, headers) => {
+        // autocannon keeps the server's spelling of header names (ETag).
+        const etag = Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === 'etag')?.[1];
+        if (status === 200 && typeof etag === 'string') newest = etag;
+      },
+    },
+  ];
+};
 
 /** Rotates the Authorization header through `keys`, one per request: a cold key cache, then a full one. */
 const rotating = (keys: string[]) => {
@@ -121,10 +187,15 @@ const rotating = (keys: string[]) => {
   return [{ setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, authorization: `Bearer ${keys[next++ % keys.length]}` } }) }];
 };
 
-async function measure(e: Endpoint, port: number, key: string, pid: number, keys?: string[]) {
+async function measure(e: Endpoint, port: number, key: string, pid: number, keys?: string[], etag?: string) {
   const cpuBefore = cpuMs(pid);
-  const run = await load(e, port, key, keys);
-  return { ...run, cpuUsPerReq: Math.round(((cpuMs(pid) - cpuBefore) * 1000) / Math.max(1, run.total)) };
+  const run = await load(e, port, key, keys, etag);
+  return {
+    ...run,
+    cpuUsPerReq: Math.round(((cpuMs(pid) - cpuBefore) * 1000) / Math.max(1, run.total)),
+    rssMb: Math.round(rssMb(pid)),
+    peakRssMb: Math.round(peakRssMb(pid)),
+  };
 }
 
 const rowOf = (endpoint: string, bytes: number, run: Awaited<ReturnType<typeof measure>>, raw: { reqPerSec: number }): Row => ({
@@ -137,6 +208,8 @@ const rowOf = (endpoint: string, bytes: number, run: Awaited<ReturnType<typeof m
   rawReqPerSec: Math.round(raw.reqPerSec),
   ratio: Number((run.reqPerSec / raw.reqPerSec).toFixed(3)),
   errors: run.bad,
+  rssMb: run.rssMb,
+  peakRssMb: run.peakRssMb,
 });
 
 /** One suite: a fresh data directory (seeded at scale or not), the service, the raw server, stock Apollo. */
@@ -147,6 +220,7 @@ async function runSuite(label: string, scale: boolean): Promise<Suite> {
   const env = serviceEnv({ dataDir, ports: [PORT_A, PORT_B], distributed: DISTRIBUTED, planLimits: { prediction: { pro: { perMinute: 1_000_000_000 } } } });
   // The CLI creates the key (and the schema) before the service starts, as an operator would.
   const { key, accountId } = createBenchKey(env);
+  loadTrustedDocument(env, dataDir);
   let keys: string[] | undefined;
   let memory: object[] | undefined;
   if (scale) {
@@ -173,7 +247,8 @@ async function runSuite(label: string, scale: boolean): Promise<Suite> {
   try {
     await waitFor(`http://127.0.0.1:${PORT_A}/ready`);
     // Record each endpoint's answer: the raw server will write exactly these bytes.
-    const bodies: Record<string, { type: string; base64: string }> = {};
+    const bodies: Record<string, { type: string; base64: string; status?: number }> = {};
+    const etags = new Map<Endpoint, string>();
     for (const e of ENDPOINTS) {
       const res = await fetch(`http://127.0.0.1:${e.port}${e.path}`, {
         method: e.method,
@@ -181,10 +256,14 @@ async function runSuite(label: string, scale: boolean): Promise<Suite> {
         ...(e.body ? { body: e.body } : {}),
       });
       if (!res.ok) throw new Error(`${e.name} answered ${res.status}: ${await res.text()}`);
-      bodies[`${e.method} ${rawPath(e)}`] = {
-        type: res.headers.get('content-type') ?? 'application/json',
-        base64: Buffer.from(await res.arrayBuffer()).toString('base64'),
-      };
+      const recorded = { type: res.headers.get('content-type') ?? 'application/json', base64: Buffer.from(await res.arrayBuffer()).toString('base64') };
+      if (e.revalidate) {
+        // The raw server answers this path as the service will: 304, no body.
+        const etag = res.headers.get('etag');
+        if (!etag) throw new Error(`${e.name}: no ETag on its first answer`);
+        etags.set(e, etag);
+        bodies[`${e.method} ${rawPath(e)}`] = { ...recorded, base64: '', status: 304 };
+      } else bodies[`${e.method} ${rawPath(e)}`] = recorded;
     }
     const bodiesFile = path.join(dataDir, 'bodies.json');
     fs.writeFileSync(bodiesFile, JSON.stringify(bodies));
@@ -197,11 +276,18 @@ async function runSuite(label: string, scale: boolean): Promise<Suite> {
 
     const rows: Row[] = [];
     const speedups: Suite['speedups'] = [];
+    const revalidations: Suite['revalidations'] = [];
     for (const e of SELECTED) {
       const bytes = Buffer.from(bodies[`${e.method} ${rawPath(e)}`]!.base64, 'base64').length;
-      const baseline = await load(e, PORT_RAW, key);
-      const measured = await measure(e, e.port, key, workerPid(service));
+      const etag = etags.get(e);
+      const baseline = await load(e, PORT_RAW, key, undefined, etag);
+      const executedBefore = await counter(e.port, 'mgw_graphql_requests_total', 'path="compiled"');
+      const measured = await measure(e, e.port, key, workerPid(service), undefined, etag);
       rows.push(rowOf(e.name, bytes, measured, baseline));
+      if (etag) {
+        const executed = (await counter(e.port, 'mgw_graphql_requests_total', 'path="compiled"')) - executedBefore;
+        revalidations.push({ endpoint: e.name, requests: measured.total, answered304: measured.notModified ?? 0, executed });
+      }
       if (e.stockApollo && stock) {
         const stockRun = await measure(e, PORT_STOCK, key, workerPid(stock));
         rows.push(rowOf(`${e.name}, stock Apollo`, bytes, stockRun, baseline));
@@ -214,7 +300,7 @@ async function runSuite(label: string, scale: boolean): Promise<Suite> {
       }
       process.stderr.write(`[${label}] measured ${e.name}\n`);
     }
-    return { label, rows, speedups, peakRssMb: Math.round(peakRssMb(workerPid(service))), memory };
+    return { label, rows, speedups, revalidations, peakRssMb: Math.round(peakRssMb(workerPid(service))), memory };
   } finally {
     raw?.kill();
     stock?.kill();
@@ -232,6 +318,8 @@ function print(suite: Suite): void {
     console.table(suite.memory);
   }
   for (const x of suite.speedups) console.log(`${x.endpoint}: ${x.timesStockApollo} x stock Apollo Server on the same query, schema and data`);
+  for (const x of suite.revalidations)
+    console.log(`${x.endpoint}: ${x.answered304} of ${x.requests} answers were 304; ${x.executed} operations executed meanwhile (one per data change)`);
 }
 
 /** How each endpoint's CPU per request grows from the demo data to the seeded scale. */
