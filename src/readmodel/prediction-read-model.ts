@@ -3,6 +3,7 @@
  * so requests never wait on the store. Ingest writes to the store first and then applies the same
  * rows here; `version` changes with every change.
  */
+import { HourlyHistory } from './hourly-history.js';
 import { Listeners } from './listeners.js';
 import type { MovementAlert, PredictionMarket, PredictionMarketMeta, PredictionSignal, ProbabilityObservation } from '../domain/prediction.js';
 import { MOVEMENT_ALERTS_LIMIT } from '../domain/limits.js';
@@ -26,12 +27,6 @@ export interface ScoredPredictionMarket {
   active: boolean;
 }
 
-interface HourPoint {
-  hourStart: number;
-  prob: number;
-  observedAt: number;
-}
-
 /** D8: 24-hour volume descending, ties by question ascending. */
 function byActivity(a: PredictionMarket, b: PredictionMarket): number {
   return b.volume24h - a.volume24h || (a.question < b.question ? -1 : a.question > b.question ? 1 : 0);
@@ -43,7 +38,7 @@ const STALE_AFTER_MS = 26 * HOUR_MS;
 export class PredictionReadModel {
   private readonly metas = new Map<string, PredictionMarketMeta>();
   private readonly markets = new Map<string, PredictionMarket>();
-  private readonly history = new Map<string, HourPoint[]>();
+  private history = new HourlyHistory();
   /** Per live source, when its last complete answer was taken: older markets of it are not ranked. */
   private readonly sweeps = new Map<string, number>();
   private alerts: MovementAlert[] = [];
@@ -66,13 +61,9 @@ export class PredictionReadModel {
     const [markets, alerts, sweeps] = await Promise.all([repo.listMarkets(), repo.latestAlerts(ALERTS_KEPT), repo.listSweeps()]);
     // The history arrives a page at a time into a map of its own; requests keep reading the old
     // model until everything is in, then the swap below is one synchronous step.
-    const history = new Map<string, HourPoint[]>();
+    const history = new HourlyHistory();
     for await (const page of repo.historyPagesSince(now - HISTORY_KEPT_MS)) {
-      for (const { marketId, ...point } of page) {
-        const points = history.get(marketId);
-        if (points) points.push(point);
-        else history.set(marketId, [point]);
-      }
+      for (const p of page) history.add(p.marketId, p.hourStart, p.prob, p.observedAt);
     }
     // Loading replaces: an HTTP-only instance reloads on every change notice from the worker.
     const before = new Map(this.markets);
@@ -80,7 +71,6 @@ export class PredictionReadModel {
     const firstLoad = this.version === 0;
     this.metas.clear();
     this.markets.clear();
-    this.history.clear();
     this.sweeps.clear();
     for (const [source, at] of sweeps) this.sweeps.set(source, at);
     this.ranked = undefined;
@@ -88,7 +78,7 @@ export class PredictionReadModel {
       this.metas.set(m.id, m);
       this.markets.set(m.id, m);
     }
-    for (const [marketId, points] of history) this.history.set(marketId, points);
+    this.history = history;
     this.alerts = alerts;
     this.version++;
     if (firstLoad) return;
@@ -197,31 +187,14 @@ export class PredictionReadModel {
    * move where it reports one; else the change since the first point, for younger markets.
    */
   private move24h(market: PredictionMarket, now: number): number | null {
-    const points = this.history.get(market.id);
-    const coversADay = points !== undefined && points.length > 0 && points[0]!.hourStart <= now - DAY_MS;
-    if (!coversADay && market.sourceMove24hPts !== null) return roundPoints(market.sourceMove24hPts);
-    if (!points || points.length === 0) return null;
-    let reference = points[0]!;
-    for (const p of points) {
-      if (p.hourStart > now - DAY_MS) break;
-      reference = p;
-    }
+    const reference = this.history.reference(market.id, now - DAY_MS);
+    if (!reference?.reachesBack && market.sourceMove24hPts !== null) return roundPoints(market.sourceMove24hPts);
+    if (!reference) return null;
     return deltaPoints(percentOf(reference.prob), percentOf(market.prob));
   }
 
   private record(o: ProbabilityObservation): void {
     const hourStart = Math.floor(o.observedAt / HOUR_MS) * HOUR_MS;
-    const points = this.history.get(o.marketId) ?? [];
-    const last = points[points.length - 1];
-    if (last && last.hourStart === hourStart) {
-      if (last.observedAt <= o.observedAt) points[points.length - 1] = { hourStart, prob: o.prob, observedAt: o.observedAt };
-    } else if (!last || last.hourStart < hourStart) {
-      points.push({ hourStart, prob: o.prob, observedAt: o.observedAt });
-    } else {
-      return; // an observation older than the history's last hour changes nothing a day-move reads
-    }
-    const oldest = hourStart - HISTORY_KEPT_MS;
-    while (points.length > 0 && points[0]!.hourStart < oldest) points.shift();
-    this.history.set(o.marketId, points);
+    this.history.record(o.marketId, hourStart, o.prob, o.observedAt, HISTORY_KEPT_MS);
   }
 }
