@@ -5,7 +5,7 @@ import type { Store } from '../../src/store/index.js';
 
 export async function issueKey(
   store: Store,
-  options: { plan?: MarketDataPlan; predictionPlan?: PredictionPlan; now: number },
+  options: { plan?: MarketDataPlan; predictionPlan?: PredictionPlan; anyOperation?: boolean; now: number },
 ): Promise<{ key: string; keyId: string; accountId: string }> {
   const key = generateApiKey();
   const plan = options.plan ?? 'pro';
@@ -16,6 +16,7 @@ export async function issueKey(
     keyHash: hashApiKey(key),
     displayPrefix: displayPrefix(key),
     now: options.now,
+    ...(options.anyOperation !== undefined ? { anyOperation: options.anyOperation } : {}),
   });
   return { key, keyId: record.id, accountId: account.id };
 }
