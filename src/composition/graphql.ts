@@ -52,7 +52,7 @@ export async function buildGraphQL({ config, authenticator, services, metrics, c
   const apollo = await createGraphQLServer({ schema, catalogue, formatError, production: config.production, ...config.graphql });
   const subscriptionServers: SubscriptionServer[] = [];
   // One cache of /graphql answers for both listeners: a key holds the data versions it was computed from.
-  const answers = createResponseCache({ maxEntries: 2_000 });
+  const answers = createResponseCache();
   // One count of subscriptions per account for both listeners and both transports.
   const holds = new SubscriptionHolds((principal) => subscriptionCap(principal.account, config.planLimits));
   metrics.watchOpenSubscriptions(() => holds.total());

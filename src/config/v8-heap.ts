@@ -10,7 +10,7 @@
  *   a scavenge took RSS past 350 MB; at 1.5 times it stays near 250. It is no ceiling: the limit
  *   follows the live data, so more markets never make the process run out of heap.
  */
-export const V8_HEAP_FLAGS = { semiSpaceMb: '--max-semi-space-size', heapGrowingPercent: '--heap-growing-percent' } as const;
+const V8_HEAP_FLAGS = { semiSpaceMb: '--max-semi-space-size', heapGrowingPercent: '--heap-growing-percent' } as const;
 
 type HeapSettings = { [K in keyof typeof V8_HEAP_FLAGS]: number | 'v8 default' };
 

@@ -21,8 +21,7 @@ import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
 import type { PreparedOperation } from '../graphql/catalogue/prepare.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { type createResponseCache, etagOf, matchesEtag } from '../rest/response-cache.js';
-import { graphqlRequestOf, type GraphQLRequest } from './graphql-request.js';
-import { refusalAsApiError } from './graphql-request.js';
+import { graphqlRequestOf, refusalAsApiError, type GraphQLRequest } from './graphql-request.js';
 
 interface GraphQLHttpOptions {
   server: ApolloServer<GraphQLContext>;

@@ -1,6 +1,6 @@
 /**
  * One listener per variant (D1): variant A on MARKET_DATA_PORT, variant B on PREDICTION_PORT. Each
- * is one pipeline (pipeline.ts) on node:http: stamp (request id, security headers, metrics, the log
+ * is one pipeline (http-server.ts) on node:http: stamp (request id, security headers, metrics, the log
  * line), limits, then the routes below, in order; every refusal and failure goes to its one error
  * renderer. Express is one mount, for /docs: its static files (ranges, conditional GETs) earn it;
  * everything else is a few lines of node:http and skips its routing and response helpers.
@@ -115,18 +115,26 @@ export function createVariantApp(options: VariantAppOptions): GatewayApp {
   docs.use(docsRouter(OPENAPI_PATH));
   const notFound = (req: IncomingMessage) => new ApiError(404, `no endpoint ${req.method} ${pathOf(req.url ?? '/')}; the API lives under /api/v1 (see /docs)`);
 
+  // Bodies that never change, serialized once.
+  const openApiBody = Buffer.from(JSON.stringify(options.openApiDocument));
+  const healthBody = Buffer.from(JSON.stringify({ status: 'ok' }));
+  const constant = (res: ServerResponse, body: Buffer): true => {
+    sendJson(res, 200, body, res.req.method === 'HEAD');
+    return true;
+  };
+
   /** Step 3: the routes, first match answers. */
   const routes: Step = (req, res) => {
     const url = req.url ?? '/';
     const path = pathOf(url);
-    if (path === OPENAPI_PATH) return json(res, 200, options.openApiDocument);
+    if (path === OPENAPI_PATH) return constant(res, openApiBody);
     if (url.startsWith(API_PREFIX) && (path === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`))) {
       return options.facade(req, res, url.slice(API_PREFIX.length) || '/');
     }
     if (options.explorer && path.startsWith(EXPLORER_PATH) && serveExplorer(req, res)) return true;
     if (options.subscriptions && path === SSE_PATH) return options.subscriptions.sse(req, res);
     if (path === GRAPHQL_PATH || path.startsWith(`${GRAPHQL_PATH}/`)) return options.graphql(req, res);
-    if (path === '/health') return json(res, 200, { status: 'ok' });
+    if (path === '/health') return constant(res, healthBody);
     if (path === '/ready') {
       return options.ready().then(({ ok, checks, details }) => {
         json(res, ok ? 200 : 503, { status: ok ? 'ready' : 'not_ready', checks, ...details });

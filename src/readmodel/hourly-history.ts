@@ -9,6 +9,9 @@ const FIELDS = 3;
 export class HourlyHistory {
   private readonly byMarket = new Map<string, number[]>();
 
+  /** `keptMs`: points older than this before the newest are dropped as new hours arrive. */
+  constructor(private readonly keptMs: number) {}
+
   /** Loading: each market's points arrive oldest first. */
   add(marketId: string, hourStart: number, prob: number, observedAt: number): void {
     const points = this.byMarket.get(marketId);
@@ -18,11 +21,11 @@ export class HourlyHistory {
 
   /**
    * An observation: the newest one of its hour is the hour's point; an observation older than the
-   * last hour changes nothing. Points older than `keptMs` before it are dropped.
+   * last hour changes nothing.
    */
-  record(marketId: string, hourStart: number, prob: number, observedAt: number, keptMs: number): void {
+  record(marketId: string, hourStart: number, prob: number, observedAt: number): void {
     const points = this.byMarket.get(marketId);
-    if (!points) return void this.byMarket.set(marketId, [hourStart, prob, observedAt]);
+    if (!points) return this.add(marketId, hourStart, prob, observedAt);
     const last = points.length - FIELDS;
     if (points[last] === hourStart) {
       if (points[last + 2]! <= observedAt) {
@@ -34,7 +37,7 @@ export class HourlyHistory {
     if (points[last]! > hourStart) return;
     points.push(hourStart, prob, observedAt);
     let drop = 0;
-    while (drop < points.length && points[drop]! < hourStart - keptMs) drop += FIELDS;
+    while (drop < points.length && points[drop]! < hourStart - this.keptMs) drop += FIELDS;
     if (drop > 0) points.splice(0, drop);
   }
 
@@ -44,7 +47,7 @@ export class HourlyHistory {
    */
   reference(marketId: string, at: number): { reachesBack: boolean; prob: number } | undefined {
     const points = this.byMarket.get(marketId);
-    if (!points || points.length === 0) return undefined;
+    if (!points) return undefined; // add and record never leave a market without points
     let index = 0;
     for (let i = 0; i < points.length && points[i]! <= at; i += FIELDS) index = i;
     return { reachesBack: points[0]! <= at, prob: points[index + 1]! };

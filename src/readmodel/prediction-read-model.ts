@@ -38,7 +38,7 @@ const STALE_AFTER_MS = 26 * HOUR_MS;
 export class PredictionReadModel {
   private readonly metas = new Map<string, PredictionMarketMeta>();
   private readonly markets = new Map<string, PredictionMarket>();
-  private history = new HourlyHistory();
+  private history = new HourlyHistory(HISTORY_KEPT_MS);
   /** Per live source, when its last complete answer was taken: older markets of it are not ranked. */
   private readonly sweeps = new Map<string, number>();
   private alerts: MovementAlert[] = [];
@@ -61,7 +61,7 @@ export class PredictionReadModel {
     const [markets, alerts, sweeps] = await Promise.all([repo.listMarkets(), repo.latestAlerts(ALERTS_KEPT), repo.listSweeps()]);
     // The history arrives a page at a time into a map of its own; requests keep reading the old
     // model until everything is in, then the swap below is one synchronous step.
-    const history = new HourlyHistory();
+    const history = new HourlyHistory(HISTORY_KEPT_MS);
     for await (const page of repo.historyPagesSince(now - HISTORY_KEPT_MS)) {
       for (const p of page) history.add(p.marketId, p.hourStart, p.prob, p.observedAt);
     }
@@ -195,6 +195,6 @@ export class PredictionReadModel {
 
   private record(o: ProbabilityObservation): void {
     const hourStart = Math.floor(o.observedAt / HOUR_MS) * HOUR_MS;
-    this.history.record(o.marketId, hourStart, o.prob, o.observedAt, HISTORY_KEPT_MS);
+    this.history.record(o.marketId, hourStart, o.prob, o.observedAt);
   }
 }

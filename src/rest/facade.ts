@@ -14,8 +14,7 @@ import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
 import type { PreparedOperation } from '../graphql/catalogue/prepare.js';
 import type { GraphQLServices } from '../graphql/services.js';
 import { sendError, sendJson } from './envelope.js';
-import { checkParams } from './params.js';
-import { parseRawQuery } from './params.js';
+import { checkParams, parseRawQuery } from './params.js';
 import { cacheKeyOf, createResponseCache, matchesEtag } from './response-cache.js';
 import type { RouteDefinition } from './route-table.js';
 

@@ -5,19 +5,19 @@ const HOUR = 3_600_000;
 const KEPT = 26 * HOUR;
 
 it('keeps the newest observation of each hour and ignores observations older than the last hour', () => {
-  const history = new HourlyHistory();
-  history.record('m', 0, 0.1, 10, KEPT);
-  history.record('m', 0, 0.2, 20, KEPT);
-  history.record('m', 0, 0.9, 15, KEPT); // older than the hour's point: ignored
+  const history = new HourlyHistory(KEPT);
+  history.record('m', 0, 0.1, 10);
+  history.record('m', 0, 0.2, 20);
+  history.record('m', 0, 0.9, 15); // older than the hour's point: ignored
   expect(history.reference('m', 0)).toEqual({ reachesBack: true, prob: 0.2 });
-  history.record('m', HOUR, 0.3, HOUR + 1, KEPT);
-  history.record('m', 0, 0.8, 30, KEPT); // an hour already behind the last one: ignored
+  history.record('m', HOUR, 0.3, HOUR + 1);
+  history.record('m', 0, 0.8, 30); // an hour already behind the last one: ignored
   expect(history.reference('m', 0)).toEqual({ reachesBack: true, prob: 0.2 });
   expect(history.reference('m', HOUR)).toEqual({ reachesBack: true, prob: 0.3 });
 });
 
 it('measures from the last point at or before the time asked, else from the first point', () => {
-  const history = new HourlyHistory();
+  const history = new HourlyHistory(KEPT);
   for (let h = 0; h < 5; h++) history.add('m', h * HOUR, h / 10, h * HOUR);
   expect(history.reference('m', 2.5 * HOUR)).toEqual({ reachesBack: true, prob: 0.2 });
   expect(history.reference('m', -HOUR)).toEqual({ reachesBack: false, prob: 0 });
@@ -25,8 +25,8 @@ it('measures from the last point at or before the time asked, else from the firs
 });
 
 it('drops points older than the kept span as new hours arrive', () => {
-  const history = new HourlyHistory();
-  for (let h = 0; h <= 30; h++) history.record('m', h * HOUR, h / 100, h * HOUR, KEPT);
+  const history = new HourlyHistory(KEPT);
+  for (let h = 0; h <= 30; h++) history.record('m', h * HOUR, h / 100, h * HOUR);
   // Kept: hours 4 to 30 (26 hours back from the last); the oldest point left is hour 4.
   expect(history.reference('m', 0)).toEqual({ reachesBack: false, prob: 0.04 });
   expect(history.reference('m', 4 * HOUR)).toEqual({ reachesBack: true, prob: 0.04 });
