@@ -25,7 +25,10 @@ export class HourlyHistory {
    */
   record(marketId: string, hourStart: number, prob: number, observedAt: number): void {
     const points = this.byMarket.get(marketId);
-    if (!points) return this.add(marketId, hourStart, prob, observedAt);
+    if (!points) {
+      this.add(marketId, hourStart, prob, observedAt);
+      return;
+    }
     const last = points.length - FIELDS;
     if (points[last] === hourStart) {
       if (points[last + 2]! <= observedAt) {
