@@ -3,6 +3,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely, Selectable } from 'kysely';
 import type { Account, MarketDataPlan, PredictionPlan } from '../domain/account.js';
 import { newId } from '../domain/ids.js';
+import { toAccount } from './account-rows.js';
 import { createKeyLookup } from './key-lookup.js';
 import type { AccountsTable, ApiKeysTable, Database } from './tables.js';
 
@@ -20,15 +21,6 @@ export interface ApiKeyRecord {
 export interface ApiKeyListing extends ApiKeyRecord {
   marketDataPlan: MarketDataPlan;
   predictionPlan: PredictionPlan;
-}
-
-function toAccount(row: Pick<AccountsTable, 'id' | 'name' | 'market_data_plan' | 'prediction_plan'>): Account {
-  return {
-    id: row.id,
-    name: row.name,
-    marketDataPlan: row.market_data_plan as MarketDataPlan,
-    predictionPlan: row.prediction_plan as PredictionPlan,
-  };
 }
 
 function toKeyRecord(row: Selectable<ApiKeysTable>): ApiKeyRecord {

@@ -9,7 +9,8 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import type { Account, MarketDataPlan, PredictionPlan } from '../domain/account.js';
+import type { Account } from '../domain/account.js';
+import { type AccountRow, toAccount } from './account-rows.js';
 import type { Database } from './tables.js';
 
 export interface KeyWithAccount {
@@ -28,38 +29,21 @@ interface KeyRow {
   account_id: string;
 }
 
-interface AccountRow {
-  id: string;
-  name: string;
-  market_data_plan: string;
-  prediction_plan: string;
-}
-
 const toKey = (key: KeyRow, account: AccountRow): KeyWithAccount => ({
   keyId: key.key_id,
   keyHash: key.key_hash,
   revokedAt: key.revoked_at,
   anyOperation: key.any_operation === 1,
-  account: {
-    id: account.id,
-    name: account.name,
-    marketDataPlan: account.market_data_plan as MarketDataPlan,
-    predictionPlan: account.prediction_plan as PredictionPlan,
-  },
+  account: toAccount(account),
 });
 
+const KEY_COLUMNS = ['api_keys.id as key_id', 'api_keys.key_hash', 'api_keys.revoked_at', 'api_keys.any_operation', 'api_keys.account_id'] as const;
+
 export function createKeyLookup(db: Kysely<Database>, sqlite?: BetterSqlite3.Database): (keyHash: string) => Promise<KeyWithAccount | undefined> {
-  const keyQuery = db
-    .selectFrom('api_keys')
-    .select(['api_keys.id as key_id', 'api_keys.key_hash', 'api_keys.revoked_at', 'api_keys.any_operation', 'api_keys.account_id'])
-    .where('api_keys.key_hash', '=', '')
-    .compile();
-  const joinedQuery = db
-    .selectFrom('api_keys')
+  const keyQuery = db.selectFrom('api_keys').select(KEY_COLUMNS).where('api_keys.key_hash', '=', '');
+  const joinedQuery = keyQuery
     .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
-    .select(['api_keys.id as key_id', 'api_keys.key_hash', 'api_keys.revoked_at', 'api_keys.any_operation', 'api_keys.account_id'])
     .select(['accounts.id', 'accounts.name', 'accounts.market_data_plan', 'accounts.prediction_plan'])
-    .where('api_keys.key_hash', '=', '')
     .compile();
   const viaKysely = async (keyHash: string) => {
     const row = (await db.executeQuery<KeyRow & AccountRow>({ ...joinedQuery, parameters: [keyHash] })).rows[0];
@@ -67,7 +51,7 @@ export function createKeyLookup(db: Kysely<Database>, sqlite?: BetterSqlite3.Dat
   };
   if (!sqlite) return viaKysely;
 
-  const keyStatement = sqlite.prepare<[string], KeyRow>(keyQuery.sql);
+  const keyStatement = sqlite.prepare<[string], KeyRow>(keyQuery.compile().sql);
   const accountStatement = sqlite.prepare<[string], AccountRow>(
     db.selectFrom('accounts').select(['id', 'name', 'market_data_plan', 'prediction_plan']).where('id', '=', '').compile().sql,
   );
