@@ -5,7 +5,7 @@ import type { Account, MarketDataPlan, PredictionPlan } from '../domain/account.
 import { newId } from '../domain/ids.js';
 import { toAccount } from './account-rows.js';
 import { createKeyLookup } from './key-lookup.js';
-import type { AccountsTable, ApiKeysTable, Database } from './tables.js';
+import type { ApiKeysTable, Database } from './tables.js';
 
 export interface ApiKeyRecord {
   id: string;
