@@ -15,3 +15,6 @@ export interface TrustedDocument {
   /** Where the manifest gives it (Apollo's). */
   type?: OperationType;
 }
+
+/** A document id as clients send it: `sha256:<hex>` (the GraphQL-over-HTTP proposal's and graphql-codegen's form) or bare hex. */
+export const documentIdOf = (sent: string): string => (sent.startsWith('sha256:') ? sent.slice('sha256:'.length) : sent);

@@ -6,6 +6,7 @@
  * Sandbox page, CSRF prevention, a body that is not a GraphQL request.
  */
 import type { IncomingMessage } from 'node:http';
+import { documentIdOf } from '../domain/trusted-documents.js';
 import { ApiError } from '../edge/errors.js';
 import type { OperationRequest } from '../graphql/catalogue/catalogue.js';
 import { OperationRefusal } from '../graphql/catalogue/prepare.js';
@@ -34,9 +35,6 @@ function withoutPersistedQuery(extensions: Record<string, unknown>): Record<stri
   const { persistedQuery: _taken, ...others } = extensions;
   return others;
 }
-
-/** `sha256:<hex>` (the proposal's prefixed form) or a bare id. */
-const idOf = (documentId: string): string => (documentId.startsWith('sha256:') ? documentId.slice(7) : documentId);
 
 /**
  * Apollo's CSRF prevention: a GET that a browser could send cross-site without a preflight is
@@ -84,7 +82,7 @@ export function graphqlRequestOf(req: IncomingMessage, body: unknown): GraphQLRe
   const persistedQuery = extensions?.persistedQuery;
   const others = persistedQuery === undefined ? extensions : withoutPersistedQuery(extensions!);
   // A `documentId` that is not a string is not one: ignored, as Apollo ignores fields it does not know.
-  let id = typeof documentId === 'string' ? idOf(documentId) : undefined;
+  let id = typeof documentId === 'string' ? documentIdOf(documentId) : undefined;
   if (persistedQuery !== undefined) {
     if (!isObject(persistedQuery) || persistedQuery.version !== 1) return new ApiError(400, 'Unsupported persisted query version');
     if (typeof persistedQuery.sha256Hash !== 'string') return new ApiError(400, 'persistedQuery.sha256Hash must be a string');

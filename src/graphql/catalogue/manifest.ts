@@ -3,13 +3,12 @@
  * app sends, read into one list keyed by SHA-256 and checked against the schema. A manifest is taken
  * whole or not at all, so a mistake in it can never leave a deployment trusting half an app.
  */
-import { createHash } from 'node:crypto';
 import { type DocumentNode, type GraphQLSchema, Kind } from 'graphql';
 import { z } from 'zod';
 import { invalid } from '../../domain/errors.js';
-import { OPERATION_TYPES, type TrustedDocument } from '../../domain/trusted-documents.js';
+import { documentIdOf, OPERATION_TYPES, type TrustedDocument } from '../../domain/trusted-documents.js';
 import { GRAPHQL_LIMITS, guardRules } from './guards.js';
-import { OperationRefusal, parseAndValidate, parseDocument, type PrepareRules, prepareRules } from './prepare.js';
+import { OperationRefusal, operationId, parseAndValidate, parseDocument, type PrepareRules, prepareRules } from './prepare.js';
 
 const APOLLO_FORMAT = 'apollo-persisted-query-manifest';
 const ACCEPTED =
@@ -32,8 +31,6 @@ interface Entry {
   statedId: string;
   document: TrustedDocument;
 }
-
-const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** How a document is named to an operator: its operation's name where known, and the start of its hash. */
 export function documentLabel(document: { id: string; name?: string | undefined }): string {
@@ -68,7 +65,7 @@ function codegenEntries(json: Record<string, unknown>): Entry[] {
   return Object.entries(parsed.data).map(([key, body]) => ({
     label: `entry ${JSON.stringify(key)}`,
     statedId: key,
-    document: withName(key.startsWith('sha256:') ? key.slice('sha256:'.length) : key, body),
+    document: withName(documentIdOf(key), body),
   }));
 }
 
@@ -81,7 +78,7 @@ function entriesOf(json: unknown): Entry[] {
 
 /** Refuses an entry whose id is not the SHA-256 of its text: a client sending that id would never match it. */
 function checkHash({ label, statedId, document }: Entry): void {
-  const expected = sha256(document.body);
+  const expected = operationId(document.body);
   if (document.id === expected) return;
   const sha1 = /^[0-9a-f]{40}$/i.test(document.id) ? `; it looks like SHA-1: set graphql-codegen's persistedDocuments.hashAlgorithm to 'sha256'` : '';
   throw invalid(
