@@ -90,7 +90,7 @@ export async function buildGraphQL({ config, authenticator, services, metrics, c
         authenticator,
         limits: DEFAULT_SUBSCRIPTION_LIMITS,
         logger,
-        stamp: (req) => stampHeaders(req),
+        stamp: stampHeaders,
       });
       subscriptionServers.push(server);
       return { ...server, sse: createSseHandler({ edge, gate }) };

@@ -41,7 +41,7 @@ export const CLOSE_GOING_AWAY = 1001;
 
 interface Options {
   /** The headers every answer of the listener carries, for the 101 that opens a connection. */
-  stamp?: (request: IncomingMessage) => readonly (readonly [string, string])[];
+  stamp: (request: IncomingMessage) => readonly (readonly [string, string])[];
   schema: GraphQLSchema;
   edge: Edge;
   gate: SubscriptionGate;
@@ -70,12 +70,9 @@ export function createSubscriptionServer(options: Options) {
   const { schema, edge, limits } = options;
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes, handleProtocols });
   // The 101 that opens a connection is an answer too: it carries the listener's stamp.
-  if (options.stamp) {
-    const stamp = options.stamp;
-    wss.on('headers', (headers: string[], request: IncomingMessage) => {
-      for (const [name, value] of stamp(request)) headers.push(`${name}: ${value}`);
-    });
-  }
+  wss.on('headers', (headers: string[], request: IncomingMessage) => {
+    for (const [name, value] of options.stamp(request)) headers.push(`${name}: ${value}`);
+  });
   const connections = new Map<WebSocket, Connection>();
 
   const release = (connection: Connection, id: string) => {

@@ -51,7 +51,7 @@ const CLIENT_ERRORS: Record<string, [ErrorStatus, string]> = {
  */
 
 /** The client's `X-Request-Id` when it is a plain token of at most 64 characters; else a new UUID. */
-export function requestIdOf(req: Pick<IncomingMessage, 'headers'> | undefined): string {
+function requestIdOf(req: Pick<IncomingMessage, 'headers'> | undefined): string {
   const header = req?.headers['x-request-id'];
   return typeof header === 'string' && /^[\w.-]{1,64}$/.test(header) ? header : randomUUID();
 }
@@ -63,10 +63,10 @@ export function stamp(req: Pick<IncomingMessage, 'headers'> | undefined, html: b
   if (!html) set('Content-Security-Policy', JSON_ONLY_CSP);
 }
 
-/** The same headers as a list, for answers written as raw bytes (on the socket, a WebSocket's 101). */
-export function stampHeaders(req: Pick<IncomingMessage, 'headers'> | undefined, html = false): (readonly [string, string])[] {
+/** The same headers as a list, for answers written as raw bytes (on the socket, a WebSocket's 101): JSON or none, never a page. */
+export function stampHeaders(req: Pick<IncomingMessage, 'headers'> | undefined): (readonly [string, string])[] {
   const headers: (readonly [string, string])[] = [];
-  stamp(req, html, (name, value) => headers.push([name, value]));
+  stamp(req, false, (name, value) => headers.push([name, value]));
   return headers;
 }
 
