@@ -26,27 +26,28 @@ const SECURITY = {
 };
 
 type Listener = 'a' | 'b';
+/** The query a route needs to answer 200: variant A's brief requires `symbols`. */
+const required = (listener: Listener, path: string) => (listener === 'a' && path === '/brief' ? '?symbols=BTC/USD' : '');
 const REQUEST_ID = 'walk-42.x';
 
-/** Every route and refusal, as [name, listener, request]; each is sent with the client's own request id. */
+/**
+ * Every route and refusal, as [name, listener, request]; each is sent with the client's own request
+ * id. A name ending in `(NNN)` is answered with that status, any other with 200.
+ */
 const WALK: [string, Listener, (agent: supertest.Agent) => supertest.Test][] = [
   ...(['a', 'b'] as const).flatMap((l) =>
     (l === 'a' ? marketDataRoutes : predictionRoutes).flatMap(
       (route) =>
         [
-          [
-            `${l} GET ${route.path}`,
-            l,
-            (s: supertest.Agent) => s.get(`/api/v1${route.path}${route.path === '/brief' ? (l === 'a' ? '?symbol=BTCUSDT' : '') : ''}`).set(bearer(key)),
-          ],
+          [`${l} GET ${route.path}`, l, (s: supertest.Agent) => s.get(`/api/v1${route.path}${required(l, route.path)}`).set(bearer(key))],
           [`${l} GET ${route.path} without a key (401)`, l, (s: supertest.Agent) => s.get(`/api/v1${route.path}`)],
-          [`${l} HEAD ${route.path}`, l, (s: supertest.Agent) => s.head(`/api/v1${route.path}`).set(bearer(key))],
+          [`${l} HEAD ${route.path}`, l, (s: supertest.Agent) => s.head(`/api/v1${route.path}${required(l, route.path)}`).set(bearer(key))],
         ] as [string, Listener, (agent: supertest.Agent) => supertest.Test][],
     ),
   ),
   ['an unknown API path (404)', 'a', (s) => s.get('/api/v1/nope').set(bearer(key))],
   ['a method the API does not take (405)', 'b', (s) => s.post('/api/v1/markets').set(bearer(key))],
-  ['a parameter out of range (400)', 'b', (s) => s.get('/api/v1/markets?limit=0').set(bearer(key))],
+  ['a parameter out of range (400)', 'b', (s) => s.get('/api/v1/alerts?limit=0').set(bearer(key))],
   ['the OpenAPI document', 'a', (s) => s.get('/api/v1/openapi.json')],
   ['the docs page', 'a', (s) => s.get('/docs')],
   ['the docs script', 'b', (s) => s.get('/docs/init.js')],
@@ -57,11 +58,11 @@ const WALK: [string, Listener, (agent: supertest.Agent) => supertest.Test][] = [
   ['metrics', 'a', (s) => s.get('/metrics')],
   ['a compiled query', 'b', (s) => s.post('/graphql').set(bearer(key)).send({ query: '{ viewer { name } }' })],
   ['a query by GET', 'b', (s) => s.get('/graphql?query=%7Bviewer%7Bname%7D%7D').set(bearer(key))],
-  ['a persisted document by GET (unknown)', 'a', (s) => s.get(`/graphql?documentId=sha256:${'b'.repeat(64)}`).set(bearer(key))],
+  ['a persisted document by GET, unknown (404)', 'a', (s) => s.get(`/graphql?documentId=sha256:${'b'.repeat(64)}`).set(bearer(key))],
   ['a query that asks for no JSON (406)', 'b', (s) => s.post('/graphql').set(bearer(key)).set('Accept', 'text/csv').send({ query: '{ viewer { name } }' })],
   ['a mutation (Apollo)', 'a', (s) => s.post('/graphql').set(bearer(key)).send({ query: 'mutation { _noop }' })],
   [
-    'an unknown persisted query',
+    'an unknown persisted query (404)',
     'a',
     (s) =>
       s
@@ -81,22 +82,29 @@ const WALK: [string, Listener, (agent: supertest.Agent) => supertest.Test][] = [
         .set('Content-Type', 'application/json')
         .send(JSON.stringify({ query: `#${'x'.repeat(110_000)}` })),
   ],
-  ['a text body (Apollo refuses it: CSRF)', 'b', (s) => s.post('/graphql').set('Content-Type', 'text/plain').send('{ viewer { name } }')],
+  ['a text body, refused as a possible cross-site request (400)', 'b', (s) => s.post('/graphql').set('Content-Type', 'text/plain').send('{ viewer { name } }')],
   ['Sandbox', 'a', (s) => s.get('/graphql').set('Accept', 'text/html')],
   ['GraphiQL', 'b', (s) => s.get('/graphiql')],
   ['a GraphiQL asset', 'b', (s) => s.get('/graphiql/assets/explorer.js')],
   [
     'a subscription stream without a key (401)',
     'a',
-    (s) => s.post('/graphql/stream').set('Content-Type', 'application/json').send({ query: 'subscription { priceAlertEvents { state } }' }),
+    (s) =>
+      s
+        .post('/graphql/stream')
+        .set('Accept', 'text/event-stream')
+        .set('Content-Type', 'application/json')
+        .send({ query: 'subscription { priceAlertEvents { state } }' }),
   ],
   ['an unknown path (404)', 'b', (s) => s.get('/nope')],
   ['a URL over 8 KB (414)', 'a', (s) => s.get(`/api/v1/markets?x=${'y'.repeat(9_000)}`)],
 ];
 
 describe('every answer a handler writes', () => {
-  it.each(WALK)('%s', async (_name, listener, send) => {
+  it.each(WALK)('%s', async (name, listener, send) => {
     const res = await send(t[listener]).set('X-Request-Id', REQUEST_ID);
+    // The answer is the one named: a stamp on the wrong answer (a refusal a step no longer makes) proves nothing.
+    expect(res.status).toBe(Number(/\((\d{3})\)$/.exec(name)?.[1] ?? 200));
     expect(res.headers).toMatchObject(SECURITY);
     expect(res.headers['x-request-id']).toBe(REQUEST_ID);
     // JSON answers may run nothing; the pages set their own policy (they load their scripts).
