@@ -12,9 +12,11 @@ import { ApolloClient, ApolloLink, CombinedGraphQLErrors, HttpLink, InMemoryCach
 import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
 import { generatePersistedQueryManifest, type PersistedQueryManifest } from '@apollo/generate-persisted-query-manifest';
 import { generatePersistedQueryIdsFromManifest } from '@apollo/persisted-query-lists';
+import { print } from 'graphql';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { parseTrustedManifest } from '../../src/graphql/catalogue/manifest.js';
+import { TopPredictionMarketsDocument } from '../../src/rest/generated/operations.js';
 import { runCli } from '../support/cli.js';
 import { createPgSchema, postgresAvailable } from '../support/engines.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
@@ -149,8 +151,18 @@ describe('enforce', () => {
     expect(exempt.status).toBe(200);
     expect(exempt.body.data.viewer.name).toEqual(expect.any(String));
     expect((await t.b.get('/api/v1/markets?limit=2').set(bearer(key))).status).toBe(200);
-    const { key: plainKey } = await t.createKey('pro');
+    const { key: plainKey } = await t.createKey('pro', 'pro');
     expect((await t.a.get('/api/v1/markets?limit=2').set(bearer(plainKey))).status).toBe(200);
+    // On /graphql too, for a key that is not exempt: the route's own text runs, one character more does not.
+    const routeText = print(TopPredictionMarketsDocument);
+    const asRoute = await t.b.post('/graphql').set(bearer(plainKey)).send({ query: routeText });
+    expect(asRoute.status).toBe(200);
+    expect(asRoute.body.data.predictionMarkets.count).toEqual(expect.any(Number));
+    const edited = await t.b
+      .post('/graphql')
+      .set(bearer(plainKey))
+      .send({ query: `${routeText} ` });
+    expect([edited.status, edited.body.errors?.[0]?.extensions?.code]).toEqual([404, 'PERSISTED_QUERY_NOT_FOUND']);
   });
 });
 
