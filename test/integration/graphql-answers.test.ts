@@ -44,7 +44,7 @@ it('a GET of a persisted document by id answers from the kept answer, and If-Non
   expect(counts).toEqual({ executed: 1, cached: 2 });
 });
 
-it('identical concurrent requests are computed once', async () => {
+it('ten identical requests sent together execute the operation once (overlap is not forced here: the single flight itself is tested in test/unit/response-cache.test.ts)', async () => {
   const { key } = await t.createKey('pro', 'pro');
   const body = { query: 'query Top($n: Int!) { predictionMarkets(limit: $n) { count items { id } } }', variables: { n: 7 } };
   const counts = await delta('b', async () => {
