@@ -20,7 +20,7 @@ import { toGraphQLErrors } from '../edge/graphql-codes.js';
 import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
 import type { PreparedOperation } from '../graphql/catalogue/prepare.js';
 import type { GraphQLContext } from '../graphql/context.js';
-import { type createResponseCache, etagOf, matchesEtag } from '../rest/response-cache.js';
+import { cacheKeyOf, type createResponseCache, etagOf, matchesEtag } from '../rest/response-cache.js';
 import { graphqlRequestOf, refusalAsApiError, type GraphQLRequest } from './graphql-request.js';
 
 interface GraphQLHttpOptions {
@@ -191,7 +191,8 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
     variables: Record<string, unknown>,
   ) {
     const version = await operation.answerVersion!(context.services, context.services.now(), context.principal);
-    const key = `${operation.id}|${operation.operation.name?.value ?? ''}|${JSON.stringify(variables)}|${version}`;
+    // The REST routes' key: variables in any order share an entry.
+    const key = cacheKeyOf(`${operation.id}|${operation.operation.name?.value ?? ''}`, variables, version);
     let computed = false;
     let failed: ExecutionResult | undefined;
     const body = await answers

@@ -54,6 +54,17 @@ it('ten identical requests sent together execute the operation once (overlap is 
   expect(counts).toEqual({ executed: 1, cached: 9 });
 });
 
+it('the same variables in another order are the same kept answer', async () => {
+  const { key } = await t.createKey('pro', 'pro');
+  const query = 'query Two($n: Int!, $m: Int!) { a: predictionMarkets(limit: $n) { count } b: predictionMarkets(limit: $m) { count } }';
+  const counts = await delta('b', async () => {
+    const first = await post('b', key, { query, variables: { n: 3, m: 4 } });
+    const second = await post('b', key, { query, variables: { m: 4, n: 3 } });
+    expect(second.text).toBe(first.text);
+  });
+  expect(counts).toEqual({ executed: 1, cached: 1 });
+});
+
 it('an answer is recomputed once the data it read changes', async () => {
   const { key } = await t.createKey('free');
   const query = '{ assetMarket(symbol: "ETH/USD") { price } }';
