@@ -3,7 +3,7 @@
  *
  *   domain -> store -> computation (analytics, prediction: indicators, briefs, scoring, movements)
  *     -> read models (what requests read, in memory)
- *     -> services (feeds, ingest, alerts, the morning brief, keys, quotas, metrics, webhooks)
+ *     -> services (feeds, ingest, alerts, the morning brief, keys, quotas, usage records, metrics, webhooks)
  *     -> schema and resolvers (src/graphql) -> edge (the request sequence)
  *     -> transports (REST facades, /graphql over HTTP) -> http (listeners) -> composition (app, src/composition, cli, config)
  *
@@ -11,7 +11,7 @@
  * cycle is allowed anywhere. net, logging and cluster are leaves that import nothing of ours.
  */
 const later = (...folders) => `^src/(${folders.join('|')})(/|\\.ts$)`;
-const SERVICES = ['upstream', 'ingest', 'alerts', 'brief', 'auth', 'quota', 'metrics', 'webhooks'];
+const SERVICES = ['upstream', 'ingest', 'alerts', 'brief', 'auth', 'quota', 'usage', 'metrics', 'webhooks'];
 
 module.exports = {
   forbidden: [

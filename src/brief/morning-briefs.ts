@@ -11,7 +11,7 @@ import type { PredictionReadModel } from '../readmodel/prediction-read-model.js'
 import type { PredictionRepository } from '../store/prediction.js';
 import type { BriefInput } from './brief-input.js';
 import { BUILTIN_WRITER, composeBuiltinBrief } from './builtin-writer.js';
-import { DAY_MS } from '../domain/time.js';
+import { DAY_MS, utcDate } from '../domain/time.js';
 
 const BRIEF_MARKETS = 10;
 const BRIEF_MOVEMENTS = 10;
@@ -30,8 +30,6 @@ interface MorningBriefOptions {
   now: () => number;
   logger: Logger;
 }
-
-export const utcDate = (epochMs: number): string => new Date(epochMs).toISOString().slice(0, 10);
 
 /** The facts a brief is written from: the most active markets now, the largest movements of the last day. */
 function briefInput(readModel: PredictionReadModel, date: string, now: number): BriefInput {

@@ -12,6 +12,7 @@ import { createEdge, type Edge } from '../edge/edge.js';
 import type { createMetrics } from '../metrics/metrics.js';
 import { createStoreQuota } from '../quota/index.js';
 import { createRedisQuota } from '../quota/redis-quota.js';
+import { createUsageRecorder } from '../usage/usage-recorder.js';
 import type { Stores } from './stores.js';
 
 interface AccessDeps {
@@ -42,6 +43,7 @@ export function buildAccess({ config, stores, metrics, degraded, classify, logge
   });
   const sharedQuota = redis ? createRedisQuota({ redis, days: store.quotaDays, logger, limits: config.planLimits }) : undefined;
   const quota = sharedQuota ?? createStoreQuota(store.connection, config.planLimits);
+  const usage = config.usage.recording ? createUsageRecorder({ usage: store.usage, ...config.usage, logger, now }) : undefined;
   // One edge per listener: its variant labels the refusals and metrics of every transport there.
   const edgeFor = (variant: Variant): Edge =>
     createEdge({
@@ -52,17 +54,20 @@ export function buildAccess({ config, stores, metrics, degraded, classify, logge
       classify,
       onDegraded: (error) => degraded.record(`quota ${variant}`, error),
       onRefused: (product) => metrics.quotaRejections.inc({ variant, product }),
+      ...(usage ? { onMetered: (principal, usageName) => usage.count(principal.account.id, principal.keyId, variant, usageName, now()) } : {}),
     });
   return {
     edges: { A: edgeFor('A'), B: edgeFor('B') } satisfies Record<Variant, Edge>,
     /** Checks keys again for connections that outlive a request (subscriptions). */
     authenticator,
     sharedQuota,
+    /** Requests counted per day, account, key and route; written to the store in batches. */
+    usage,
     /** Revocations are polled by the instances that answer requests. */
     start: () => authenticator.start(),
     async stop(): Promise<void> {
       authenticator.stop();
-      await sharedQuota?.stop();
+      await Promise.all([sharedQuota?.stop(), usage?.stop()]);
     },
   };
 }

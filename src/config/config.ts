@@ -96,6 +96,12 @@ const EnvSchema = z.object({
   WEBHOOK_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   /** How long ended deliveries (and their events) are kept for `webhooks deliveries`. */
   WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(30),
+  /** Usage records (requests per day, account, key and route): `off` counts nothing (to measure what counting costs). */
+  USAGE_RECORDING: z.enum(['on', 'off']).default('on'),
+  /** How often each instance adds its counts to the store: what a kill -9 may lose. */
+  USAGE_FLUSH_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  /** How long usage records are kept, in days. */
+  USAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(400),
 });
 
 export interface Config {
@@ -121,6 +127,7 @@ export interface Config {
   briefHourUtc: number;
   llm: { baseUrl: string | undefined; model: string; apiKey: string | undefined; timeoutMs: number };
   webhooks: { policy: DestinationPolicy; timeoutMs: number; concurrency: number; perEndpoint: number; pollMs: number; retentionMs: number };
+  usage: { recording: boolean; flushMs: number; retentionDays: number };
 }
 
 export class ConfigError extends Error {}
@@ -199,5 +206,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollMs: e.WEBHOOK_POLL_MS,
       retentionMs: e.WEBHOOK_RETENTION_DAYS * DAY_MS,
     },
+    usage: { recording: e.USAGE_RECORDING === 'on', flushMs: e.USAGE_FLUSH_MS, retentionDays: e.USAGE_RETENTION_DAYS },
   };
 }

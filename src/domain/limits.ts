@@ -10,3 +10,5 @@ export const CANDLES_PAGE = { min: 1, max: 500, default: 100 } as const;
 export const CANDLES_PER_OPERATION = 20_000;
 /** Hours of a prediction market's chart (the store keeps three days of hourly history). */
 export const HISTORY_HOURS = { min: 1, max: 72, default: 24 } as const;
+/** Days of usage an account may ask for at once (`viewer.usage`), the records' default retention. */
+export const USAGE_DAYS = { min: 1, max: 400, default: 30 } as const;

@@ -5,3 +5,6 @@ export const DAY_MS = 24 * HOUR_MS;
 
 /** Epoch milliseconds as ISO 8601 UTC with milliseconds; null stays null. */
 export const isoOrNull = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+/** The UTC day of an instant, `YYYY-MM-DD` (how days are named in the store and the API). */
+export const utcDate = (epochMs: number): string => new Date(epochMs).toISOString().slice(0, 10);

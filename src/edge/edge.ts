@@ -19,6 +19,8 @@ export interface Access {
   requirements: PlanRequirements;
   /** How a refusal names the target: `GET /api/v1/brief`, `this operation`. */
   what: string;
+  /** How usage records name it: the REST route's id (`A GET /api/v1/brief`), the GraphQL operation's name (`anonymous` without one). */
+  usageName: string;
   open?: boolean;
 }
 
@@ -76,6 +78,11 @@ interface EdgeOptions {
   onDegraded?: (error: Error) => void;
   /** Told of every request refused for a spent quota (metrics). */
   onRefused?: (product: Product) => void;
+  /**
+   * Told of every request that passed the quota step with a key (usage records): what the quota
+   * counters admitted, including one then refused for its parameters, which spent its unit too.
+   */
+  onMetered?: (principal: Principal, usageName: string) => void;
 }
 
 const unauthorized = (keyInQuery: boolean | undefined) =>
@@ -127,6 +134,7 @@ export function createEdge(options: EdgeOptions): Edge {
           assertPlan(principal.account, access.requirements, access.what);
           // 4. Quota (429); from here on the unit is spent and the headers go on every answer.
           headers = await meter(principal, access.requirements);
+          options.onMetered?.(principal, access.usageName);
         }
         // 5. Parameters (400)
         const params = request.parameters(target);

@@ -92,7 +92,7 @@ export function createSubscriptionGate(options: GateOptions) {
         keyInQuery: edge.variant === 'B',
         route: (caller) =>
           subscriptionOf(refusalAsApiError(catalogue.find({ query: request.query, operationName: request.operationName ?? undefined }, caller))),
-        access: (operation) => ({ requirements: operation.analysis.requirements, what: 'this subscription' }),
+        access: (operation) => ({ requirements: operation.analysis.requirements, what: 'this subscription', usageName: operation.name }),
         parameters: (operation) => refusalAsApiError(catalogue.coerce(operation, request.variables ?? {})),
       });
       if (!outcome.admitted) return { admitted: false, errors: toGraphQLErrors(outcome.error), status: outcome.error.status };

@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { createBatchedDeltas } from '../cluster/batched-deltas.js';
 import type { Product } from '../domain/account.js';
 import type { QuotaDayCount, QuotaDayRepository } from '../store/quota-days.js';
 import { limitsFor, PLAN_LIMITS, type PlanLimitTable } from './plans.js';
@@ -99,7 +100,14 @@ export function createRedisQuota(options: RedisQuotaOptions): RedisQuota {
   /** Days this process has checked Redis still knows; cleared on every reconnect (Redis may have restarted). */
   const seeded = new Set<string>();
   redis.on('ready', () => seeded.clear());
-  const pending = new Map<string, QuotaDayCount>();
+  const dayCounts = createBatchedDeltas<QuotaDayCount>({
+    write: (batch) => days.add(batch),
+    merge: (into, from) => {
+      into.count += from.count;
+    },
+    intervalMs: options.flushMs ?? 1_000,
+    onWriteFailed: (error, pending) => logger.warn({ err: error, pending }, 'day quota counts not saved; retrying'),
+  });
 
   // `{account}` is a hash tag: both keys of a script land on one Redis Cluster slot.
   const keys = (accountId: string, product: Product, minute: number, day: number) => ({
@@ -119,39 +127,8 @@ export function createRedisQuota(options: RedisQuotaOptions): RedisQuota {
   }
 
   function record(accountId: string, product: Product, dayIndex: number): void {
-    const id = `${accountId}|${product}|${dayIndex}`;
-    const entry = pending.get(id) ?? { accountId, product, dayIndex, count: 0 };
-    entry.count++;
-    pending.set(id, entry);
+    dayCounts.entry(`${accountId}|${product}|${dayIndex}`, () => ({ accountId, product, dayIndex, count: 0 })).count++;
   }
-
-  // Writes run one after another: a flush resolves only once every count recorded before it was
-  // called is in the database, including those an interval flush had already taken and was writing.
-  let writing: Promise<void> = Promise.resolve();
-  function flush(): Promise<void> {
-    writing = writing.then(writePending);
-    return writing;
-  }
-
-  async function writePending(): Promise<void> {
-    if (pending.size === 0) return;
-    const batch = [...pending.values()];
-    pending.clear();
-    try {
-      await days.add(batch);
-    } catch (error) {
-      // Put them back: they are written with the next flush.
-      for (const d of batch) {
-        const id = `${d.accountId}|${d.product}|${d.dayIndex}`;
-        const entry = pending.get(id);
-        if (entry) entry.count += d.count;
-        else pending.set(id, d);
-      }
-      logger.warn({ err: error, pending: batch.length }, 'day quota counts not saved; retrying');
-    }
-  }
-  const flusher = setInterval(() => void flush(), options.flushMs ?? 1_000);
-  flusher.unref();
 
   return {
     async consume(account, product, now) {
@@ -184,10 +161,7 @@ export function createRedisQuota(options: RedisQuotaOptions): RedisQuota {
       if (limits.perDay !== null) states.push({ window: 'day', limit: limits.perDay, remaining: Math.max(0, limits.perDay - dayCount), endsAt: day.endsAt });
       return { allowed: true, headers: bindingHeaders(states) };
     },
-    flush,
-    async stop() {
-      clearInterval(flusher);
-      await flush();
-    },
+    flush: dayCounts.flush,
+    stop: dayCounts.stop,
   };
 }

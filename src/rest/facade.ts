@@ -24,6 +24,10 @@ interface PreparedRoute {
   operation: PreparedOperation;
   /** graphql-jit's function, compiled at start. */
   compiled: NonNullable<ReturnType<OperationCatalogue['compiled']>>;
+  /** `GET /api/v1/brief`: how refusals name the route. */
+  what: string;
+  /** `A GET /api/v1/brief`: the route's id in usage records and LEGACY_DEPRECATIONS. */
+  id: string;
 }
 
 interface FacadeOptions {
@@ -40,8 +44,9 @@ export function createFacadeHandler(options: FacadeOptions) {
   const variant = edge.variant;
   const routes = new Map<string, PreparedRoute>(
     options.routes.map((route) => {
-      const operation = catalogue.register(`GET /api/v1${route.path}`, route.operation);
-      return [route.path, { route, operation, compiled: catalogue.compiled(operation)! }];
+      const what = `GET /api/v1${route.path}`;
+      const operation = catalogue.register(what, route.operation);
+      return [route.path, { route, operation, compiled: catalogue.compiled(operation)!, what, id: `${variant} ${what}` }];
     }),
   );
   const cache = createResponseCache();
@@ -73,7 +78,7 @@ export function createFacadeHandler(options: FacadeOptions) {
         key: presentedKey(req.headers.authorization, query.get('apikey')?.[0], variant),
         keyInQuery: variant === 'B',
         route: () => find(path, req.method),
-        access: (found) => ({ requirements: found.operation.analysis.requirements, what: `GET /api/v1${path}` }),
+        access: (found) => ({ requirements: found.operation.analysis.requirements, what: found.what, usageName: found.id }),
         parameters: (found) => checkParams(found.route.params, query),
       });
       for (const [name, value] of Object.entries(outcome.headers)) res.setHeader(name, value);

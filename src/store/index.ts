@@ -5,6 +5,7 @@ import { createPredictionRepository } from './prediction.js';
 import { createPriceAlertRepository } from './price-alerts.js';
 import { createQuotaDayRepository } from './quota-days.js';
 import { createTrustedDocumentRepository } from './trusted-documents.js';
+import { createUsageRepository } from './usage.js';
 import { createWebhookRepository } from './webhooks.js';
 
 export { openStore, type StoreConnection } from './database.js';
@@ -20,6 +21,7 @@ export function createStore(connection: StoreConnection) {
     quotaDays: createQuotaDayRepository(connection.db),
     webhooks: createWebhookRepository(connection.db),
     trustedDocuments: createTrustedDocumentRepository(connection.db),
+    usage: createUsageRepository(connection.db),
   };
 }
 

@@ -345,6 +345,29 @@ const keyAnyOperation: Migration = {
   },
 };
 
+/**
+ * Usage records (issue 25): requests per UTC day, account, key, listener and route (the REST route
+ * id, `A GET /api/v1/brief`, or the GraphQL operation's name), added to by every instance in
+ * batches, with when the last one was counted. The day leads the key, so pruning old days and
+ * reading a range of days use it.
+ */
+const usageDays: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('usage_days')
+      .addColumn('day', 'text', (c) => c.notNull())
+      .addColumn('account_id', 'text', (c) => c.notNull())
+      .addColumn('key_id', 'text', (c) => c.notNull())
+      .addColumn('listener', 'text', (c) => c.notNull())
+      .addColumn('route', 'text', (c) => c.notNull())
+      .addColumn('requests', 'bigint', (c) => c.notNull())
+      .addColumn('last_at', 'bigint', (c) => c.notNull())
+      .addPrimaryKeyConstraint('usage_days_pk', ['day', 'account_id', 'key_id', 'listener', 'route'])
+      .execute();
+    await db.schema.createIndex('usage_days_account').on('usage_days').columns(['account_id', 'day']).execute();
+  },
+};
+
 /** Ordered by name; never edit a migration that has shipped, add a new one. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -358,6 +381,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0008_alerts_version': alertsVersion,
     '0009_trusted_documents': trustedDocuments,
     '0010_key_any_operation': keyAnyOperation,
+    '0011_usage_days': usageDays,
   };
 }
 

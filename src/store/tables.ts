@@ -196,6 +196,19 @@ export interface TrustedDocumentsMetaTable {
   loaded_at: number | null;
 }
 
+export interface UsageDaysTable {
+  /** UTC day, `YYYY-MM-DD`. */
+  day: string;
+  account_id: string;
+  key_id: string;
+  /** The variant of the listener: `A` or `B`. */
+  listener: string;
+  route: string;
+  requests: number;
+  /** Epoch ms of the last request counted. */
+  last_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -210,6 +223,7 @@ export interface Database {
   movement_alerts: MovementAlertsTable;
   morning_briefs: MorningBriefsTable;
   quota_days: QuotaDaysTable;
+  usage_days: UsageDaysTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;

@@ -14,6 +14,8 @@ const NOW = Date.UTC(2026, 10, 24, 12, 0, 30);
 let store: Store;
 let edge: Edge;
 const refused: Product[] = [];
+/** What the edge told the usage records: `<key id> <usage name>` per metered request. */
+const metered: string[] = [];
 
 beforeAll(async () => {
   store = createStore(await openStore({ dataDir: tempDataDir() }));
@@ -25,6 +27,7 @@ beforeAll(async () => {
     now: () => NOW,
     classify: createClassifier(createDegradedAnswers(pino({ level: 'silent' })), pino({ level: 'silent' })),
     onRefused: (p) => refused.push(p),
+    onMetered: (principal, usageName) => metered.push(`${principal.keyId} ${usageName}`),
   });
 });
 afterAll(() => store?.connection.close());
@@ -41,7 +44,7 @@ function request(key: string | undefined, overrides: Partial<EdgeRequest<string,
       ran.push('route');
       return 'markets';
     },
-    access: () => ({ requirements: { marketData: 'FREE' }, what: 'GET /api/v1/markets' }),
+    access: () => ({ requirements: { marketData: 'FREE' }, what: 'GET /api/v1/markets', usageName: 'B GET /api/v1/markets' }),
     parameters: () => {
       ran.push('parameters');
       return 5;
@@ -80,7 +83,7 @@ it('refuses a wrong or missing key first, before the route is looked at', async 
 });
 
 it('lets an open target through without a key, and judges a missing key after the route where targets may be open', async () => {
-  const open = request(undefined, { mayBeOpen: true, access: () => ({ requirements: {}, what: 'introspection', open: true }) });
+  const open = request(undefined, { mayBeOpen: true, access: () => ({ requirements: {}, what: 'introspection', usageName: 'IntrospectionQuery', open: true }) });
   expect(await edge.admit(open.req)).toMatchObject({ admitted: true, principal: null, headers: {} });
   const closed = request(undefined, { mayBeOpen: true });
   const outcome = await edge.admit(closed.req);
@@ -98,7 +101,7 @@ it('a route or plan refusal spends nothing; a parameter refusal spends one unit 
     }).req,
   );
   expect(statusOf(!noRoute.admitted && noRoute.error)).toBe(404);
-  const noPlan = await edge.admit(request(key, { access: () => ({ requirements: { marketData: 'PRO' }, what: 'GET /api/v1/brief' }) }).req);
+  const noPlan = await edge.admit(request(key, { access: () => ({ requirements: { marketData: 'PRO' }, what: 'GET /api/v1/brief', usageName: 'B GET /api/v1/brief' }) }).req);
   expect(statusOf(!noPlan.admitted && noPlan.error)).toBe(403);
   expect(!noPlan.admitted && (noPlan.error as ApiError).message).toBe(
     "GET /api/v1/brief needs the pro market-data plan or higher; this key's market-data plan is free",
@@ -112,6 +115,23 @@ it('a route or plan refusal spends nothing; a parameter refusal spends one unit 
   );
   expect(statusOf(!badParams.admitted && badParams.error)).toBe(400);
   expect(badParams.headers['X-RateLimit-Remaining']).toBe(String(before - 3));
+});
+
+it('tells the usage records of exactly the requests that spent quota: a parameter refusal yes; a key, route, plan or quota refusal no', async () => {
+  const issued = await issueKey(store, { plan: 'free', now: NOW });
+  metered.length = 0;
+  await edge.admit(request(issued.key).req);
+  await edge.admit(request(issued.key, { parameters: () => new ApiError(400, 'limit must be 1..500') }).req);
+  await edge.admit(request(issued.key, { route: () => new ApiError(404, 'no endpoint') }).req);
+  await edge.admit(request(issued.key, { access: () => ({ requirements: { marketData: 'PRO' }, what: 'GET /api/v1/brief', usageName: 'B GET /api/v1/brief' }) }).req);
+  await edge.admit(request(`mgw_${'x'.repeat(40)}`).req);
+  await edge.admit(request(undefined, { mayBeOpen: true, access: () => ({ requirements: {}, what: 'introspection', usageName: 'IntrospectionQuery', open: true }) }).req);
+  const id = issued.keyId;
+  expect(metered).toEqual([`${id} B GET /api/v1/markets`, `${id} B GET /api/v1/markets`]);
+  for (let i = 0; i < 8; i++) await edge.admit(request(issued.key).req); // the free plan's 10 a minute
+  metered.length = 0;
+  expect((await edge.admit(request(issued.key).req)).admitted).toBe(false);
+  expect(metered).toEqual([]);
 });
 
 it('refuses a spent quota with 429, Retry-After and the limit headers, and counts it by product', async () => {

@@ -25,6 +25,8 @@ export interface PreparedOperation {
   text: string;
   document: DocumentNode;
   operation: OperationDefinitionNode;
+  /** The operation's name, `anonymous` without one: how usage records name it. */
+  name: string;
   kind: 'query' | 'mutation' | 'subscription';
   analysis: OperationAnalysis;
   /** A query that reads data (not introspection): it runs compiled (catalogue.compiled). Else Apollo executes it. */
@@ -101,7 +103,16 @@ export function prepareOperation(rules: PrepareRules, text: string, operationNam
   const analysis = analyzeOperation(rules.schema, rules.fields, document, operation);
   // Introspection has its own rules (no key outside production, off in production): Apollo runs it, as mutations.
   const runsCompiled = operation.operation === 'query' && analysis.readsData && !analysis.readsIntrospection;
-  const prepared: PreparedOperation = { id: operationId(text), text, document, operation, kind: operation.operation, analysis, runsCompiled };
+  const prepared: PreparedOperation = {
+    id: operationId(text),
+    text,
+    document,
+    operation,
+    name: operation.name?.value ?? 'anonymous',
+    kind: operation.operation,
+    analysis,
+    runsCompiled,
+  };
   const answerVersion = runsCompiled ? answerVersionOf(analysis) : undefined;
   if (answerVersion) prepared.answerVersion = answerVersion;
   return prepared;

@@ -520,12 +520,33 @@ export type Trend =
   | 'bullish'
   | 'neutral';
 
+/** Requests of one account on one UTC day to one route or operation. */
+export type UsageDay = {
+  __typename?: 'UsageDay';
+  date: Scalars['Date']['output'];
+  requests: Scalars['Int']['output'];
+  route: Scalars['String']['output'];
+};
+
 export type Viewer = {
   __typename?: 'Viewer';
   accountId: Scalars['ID']['output'];
   marketDataPlan: Scalars['String']['output'];
   name: Scalars['String']['output'];
   predictionPlan: Scalars['String']['output'];
+  /**
+   * This account's requests per UTC day and route over the last `days` days (1 to 400, today
+   * included), from the usage records: all its keys, both listeners, oldest day first. A REST route is
+   * named `A GET /api/v1/markets`, a GraphQL operation by its name (`anonymous` without one). Each
+   * instance writes its counts every second or so (`USAGE_FLUSH_MS`), so the latest requests may be
+   * missing for that long. Reading it spends no quota.
+   */
+  usage: Array<UsageDay>;
+};
+
+
+export type ViewerUsageArgs = {
+  days?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** One event for one endpoint, with every attempt to send it. */
@@ -723,6 +744,7 @@ export type ResolversTypes = {
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Trend: ResolverTypeWrapper<TrendModel>;
+  UsageDay: ResolverTypeWrapper<UsageDay>;
   Viewer: ResolverTypeWrapper<AccountModel>;
   WebhookDelivery: ResolverTypeWrapper<WebhookDeliveryModel>;
   WebhookDeliveryStatus: ResolverTypeWrapper<WebhookDeliveryStatusModel>;
@@ -764,6 +786,7 @@ export type ResolversParentTypes = {
   QuoteUpdate: QuoteUpdateModel;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
+  UsageDay: UsageDay;
   Viewer: AccountModel;
   WebhookDelivery: WebhookDeliveryModel;
   WebhookEndpoint: WebhookEndpointModel;
@@ -998,11 +1021,18 @@ export type SubscriptionResolvers<ContextType = GraphQLContext, ParentType exten
 
 export type TrendResolvers = { BEARISH: 'bearish', BULLISH: 'bullish', NEUTRAL: 'neutral' };
 
+export type UsageDayResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UsageDay'] = ResolversParentTypes['UsageDay']> = {
+  date?: Resolver<ResolversTypes['Date'], ParentType, ContextType>;
+  requests?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  route?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type ViewerResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Viewer'] = ResolversParentTypes['Viewer']> = {
   accountId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   marketDataPlan?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   predictionPlan?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  usage?: Resolver<Array<ResolversTypes['UsageDay']>, ParentType, ContextType, RequireFields<ViewerUsageArgs, 'days'>>;
 };
 
 export type WebhookDeliveryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['WebhookDelivery'] = ResolversParentTypes['WebhookDelivery']> = {
@@ -1072,6 +1102,7 @@ export type Resolvers<ContextType = GraphQLContext> = {
   QuoteUpdate?: QuoteUpdateResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   Trend?: TrendResolvers;
+  UsageDay?: UsageDayResolvers<ContextType>;
   Viewer?: ViewerResolvers<ContextType>;
   WebhookDelivery?: WebhookDeliveryResolvers<ContextType>;
   WebhookDeliveryStatus?: WebhookDeliveryStatusResolvers;

@@ -10,8 +10,11 @@ import {
   WebhookDeliveryStatusValues,
   WebhookEventTypeValues,
 } from '../../domain/graphql-enums.js';
+import { USAGE_DAYS } from '../../domain/limits.js';
+import { DAY_MS, utcDate } from '../../domain/time.js';
 import type { Resolvers } from '../generated/resolvers.js';
 import { DateScalar, DateTimeScalar } from '../scalars.js';
+import { assertIntInRange } from './arguments.js';
 import { marketDataResolvers } from './market-data.js';
 import { predictionResolvers } from './prediction.js';
 import { subscriptionResolvers } from './subscriptions.js';
@@ -36,6 +39,12 @@ const shared: Resolvers = {
   },
   Viewer: {
     accountId: (a) => a.id,
+    usage: async (a, { days }, { services }) => {
+      assertIntInRange('days', days, USAGE_DAYS.min, USAGE_DAYS.max);
+      const since = utcDate(services.now() - (days - 1) * DAY_MS);
+      const rows = await services.store.usage.byDayAndRoute(a.id, since);
+      return rows.map((row) => ({ date: row.day, route: row.route, requests: row.requests }));
+    },
   },
 };
 

@@ -5,7 +5,7 @@ import { PREDICTION_SIGNALS } from '../../domain/prediction.js';
 import { PredictionSignalValues } from '../../domain/graphql-enums.js';
 import { LatestMovementAlertsDocument, MorningBriefDocument, TopPredictionMarketsDocument } from '../generated/operations.js';
 import { intParam } from '../params.js';
-import { utcDate } from '../../brief/morning-briefs.js';
+import { utcDate } from '../../domain/time.js';
 import { defineRoute, type RouteDefinition } from '../route-table.js';
 import { DATA_VERSIONS } from '../../graphql/catalogue/answer-versions.js';
 

@@ -1,0 +1,151 @@
+/**
+ * Usage records (issue 25): requests per UTC day, account, key, listener and route. Every instance
+ * adds its own counts in batches; reads group them for the CLI's reports and an account's own view.
+ */
+import { type Kysely, sql } from 'kysely';
+import { chunks } from './batches.js';
+import type { Database } from './tables.js';
+
+/** What one instance counted since its last flush for one row of the table. */
+export interface UsageDelta {
+  day: string;
+  accountId: string;
+  keyId: string;
+  listener: string;
+  route: string;
+  requests: number;
+  lastAt: number;
+}
+
+export type UsageGrouping = 'day' | 'route' | 'key';
+
+export interface UsageFilter {
+  /** First UTC day included, `YYYY-MM-DD`. */
+  sinceDay: string;
+  accountId?: string;
+  keyId?: string;
+  /** Only routes starting with this (`A GET `, `B GET `: the REST routes of a listener). */
+  routePrefix?: string;
+}
+
+/** One group of a report: its day, route or key (with the key's account), the requests and the last one. */
+export interface UsageGroup {
+  day?: string;
+  route?: string;
+  keyId?: string;
+  accountId?: string;
+  requests: number;
+  lastAt: number;
+}
+
+/** A caller of a route in the period: who, how often, when last. */
+export interface RouteCaller {
+  route: string;
+  accountId: string;
+  keyId: string;
+  requests: number;
+  lastAt: number;
+}
+
+const COLUMNS_OF: Record<UsageGrouping, readonly ('day' | 'route' | 'key_id' | 'account_id')[]> = {
+  day: ['day'],
+  route: ['route'],
+  key: ['key_id', 'account_id'],
+};
+
+// SUM over bigint is numeric on PostgreSQL (read as a string): cast back to bigint, read as a number.
+const requestsSum = sql<number>`cast(sum(requests) as bigint)`.as('requests');
+const lastAtMax = sql<number>`max(last_at)`.as('last_at');
+
+export function createUsageRepository(db: Kysely<Database>) {
+  function filtered(filter: UsageFilter) {
+    let query = db.selectFrom('usage_days').where('day', '>=', filter.sinceDay);
+    if (filter.accountId !== undefined) query = query.where('account_id', '=', filter.accountId);
+    if (filter.keyId !== undefined) query = query.where('key_id', '=', filter.keyId);
+    if (filter.routePrefix !== undefined) query = query.where('route', 'like', `${filter.routePrefix}%`);
+    return query;
+  }
+
+  return {
+    /** Adds each delta to its row; several instances add their own, so this is a sum, never a set. */
+    async add(deltas: readonly UsageDelta[]): Promise<void> {
+      if (deltas.length === 0) return;
+      await db.transaction().execute(async (trx) => {
+        for (const batch of chunks(deltas)) {
+          await trx
+            .insertInto('usage_days')
+            .values(
+              batch.map((d) => ({
+                day: d.day,
+                account_id: d.accountId,
+                key_id: d.keyId,
+                listener: d.listener,
+                route: d.route,
+                requests: d.requests,
+                last_at: d.lastAt,
+              })),
+            )
+            .onConflict((oc) =>
+              oc.columns(['day', 'account_id', 'key_id', 'listener', 'route']).doUpdateSet({
+                requests: sql`usage_days.requests + excluded.requests`,
+                // Neither engine's max() of two values is the other's (greatest on PostgreSQL).
+                last_at: sql`case when excluded.last_at > usage_days.last_at then excluded.last_at else usage_days.last_at end`,
+              }),
+            )
+            .execute();
+        }
+      });
+    },
+
+    /** Requests grouped by day, route or key (oldest day, busiest route or key first). */
+    async report(filter: UsageFilter, by: UsageGrouping): Promise<UsageGroup[]> {
+      const columns = COLUMNS_OF[by];
+      let query = filtered(filter).select([...columns, requestsSum, lastAtMax]).groupBy([...columns]);
+      query = by === 'day' ? query.orderBy('day') : query.orderBy('requests', 'desc').orderBy(columns[0]!);
+      const rows = await query.execute();
+      return rows.map((row) => ({
+        ...(row.day !== undefined ? { day: row.day } : {}),
+        ...(row.route !== undefined ? { route: row.route } : {}),
+        ...(row.key_id !== undefined ? { keyId: row.key_id, accountId: row.account_id } : {}),
+        requests: Number(row.requests),
+        lastAt: Number(row.last_at),
+      }));
+    },
+
+    /** An account's requests per day and route (the account's own view), oldest day first. */
+    async byDayAndRoute(accountId: string, sinceDay: string): Promise<{ day: string; route: string; requests: number }[]> {
+      const rows = await filtered({ accountId, sinceDay })
+        .select(['day', 'route', requestsSum])
+        .groupBy(['day', 'route'])
+        .orderBy('day')
+        .orderBy('route')
+        .execute();
+      return rows.map((row) => ({ day: row.day, route: row.route, requests: Number(row.requests) }));
+    },
+
+    /** Per route, the keys (with their accounts) that called it in the period. */
+    async callers(filter: UsageFilter): Promise<RouteCaller[]> {
+      const rows = await filtered(filter)
+        .select(['route', 'account_id', 'key_id', requestsSum, lastAtMax])
+        .groupBy(['route', 'account_id', 'key_id'])
+        .orderBy('route')
+        .orderBy('requests', 'desc')
+        .execute();
+      return rows.map((row) => ({
+        route: row.route,
+        accountId: row.account_id,
+        keyId: row.key_id,
+        requests: Number(row.requests),
+        lastAt: Number(row.last_at),
+      }));
+    },
+
+    /** Deletes the days before `day` (retention). */
+    async pruneBefore(day: string): Promise<number> {
+      const result = await db.deleteFrom('usage_days').where('day', '<', day).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
+
+export type UsageRepository = ReturnType<typeof createUsageRepository>;
