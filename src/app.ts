@@ -83,6 +83,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
     /** The webhook delivery worker (runs with the jobs). */
     webhookWorker: jobs.webhooks,
     sharedQuota: access.sharedQuota,
+    /** Usage records of this process (undefined with USAGE_RECORDING=off): flush() writes what it counted. */
+    usage: access.usage,
     redis: stores.redis,
     /** Prometheus registry: requests, latency, quotas, alerts, degraded answers, feeds, the process. */
     metrics: metrics.registry,

@@ -4,12 +4,13 @@ import { registerAlerts } from './alerts.js';
 import { registerDocuments } from './documents.js';
 import { registerKeys } from './keys.js';
 import { registerServe } from './serve.js';
+import { registerUsage } from './usage.js';
 import { registerWebhooks } from './webhooks.js';
 import { packageVersion } from '../package-info.js';
 
 export function buildProgram(): Command {
   const program = new Command('market-gateway')
-    .description('Market gateway: serve the API, manage API keys, price alerts, webhooks and trusted documents')
+    .description('Market gateway: serve the API, manage API keys, price alerts, webhooks, trusted documents and usage records')
     .version(packageVersion(), '-V, --version', 'print the version')
     // Throw instead of exiting, so main decides the exit code and the store is always closed.
     .exitOverride()
@@ -19,5 +20,6 @@ export function buildProgram(): Command {
   registerAlerts(program);
   registerWebhooks(program);
   registerDocuments(program);
+  registerUsage(program);
   return program;
 }

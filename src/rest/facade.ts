@@ -16,7 +16,7 @@ import type { GraphQLServices } from '../graphql/services.js';
 import { sendError, sendJson } from './envelope.js';
 import { checkParams, parseRawQuery } from './params.js';
 import { cacheKeyOf, createResponseCache, matchesEtag } from './response-cache.js';
-import type { RouteDefinition } from './route-table.js';
+import { type RouteDefinition, routeIdOf, routeWhat } from './route-table.js';
 
 interface PreparedRoute {
   route: RouteDefinition;
@@ -44,9 +44,9 @@ export function createFacadeHandler(options: FacadeOptions) {
   const variant = edge.variant;
   const routes = new Map<string, PreparedRoute>(
     options.routes.map((route) => {
-      const what = `GET /api/v1${route.path}`;
+      const what = routeWhat(route.path);
       const operation = catalogue.register(what, route.operation);
-      return [route.path, { route, operation, compiled: catalogue.compiled(operation)!, what, id: `${variant} ${what}` }];
+      return [route.path, { route, operation, compiled: catalogue.compiled(operation)!, what, id: routeIdOf(variant, route.path) }];
     }),
   );
   const cache = createResponseCache();

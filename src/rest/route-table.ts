@@ -4,6 +4,7 @@
  * document and the contract tests are all derived from it.
  */
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import type { Variant } from '../domain/variant.js';
 import type { z } from 'zod';
 import type { RouteCachePolicy } from './response-cache.js';
 import type { ParamSpec } from './params.js';
@@ -32,3 +33,9 @@ export interface RouteDefinition<TData = any, TVariables = any> {
 export function defineRoute<TData, TVariables>(route: RouteDefinition<TData, TVariables>): RouteDefinition<TData, TVariables> {
   return route;
 }
+
+/** How refusals name a route: `GET /api/v1/brief`. */
+export const routeWhat = (path: string) => `GET /api/v1${path}`;
+
+/** A route's id in usage records and LEGACY_DEPRECATIONS: `A GET /api/v1/brief`. */
+export const routeIdOf = (variant: Variant, path: string) => `${variant} ${routeWhat(path)}`;

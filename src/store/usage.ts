@@ -24,8 +24,8 @@ export interface UsageFilter {
   sinceDay: string;
   accountId?: string;
   keyId?: string;
-  /** Only routes starting with this (`A GET `, `B GET `: the REST routes of a listener). */
-  routePrefix?: string;
+  /** Only these routes (the REST routes' ids, say). */
+  routes?: readonly string[];
 }
 
 /** One group of a report: its day, route or key (with the key's account), the requests and the last one. */
@@ -38,11 +38,13 @@ export interface UsageGroup {
   lastAt: number;
 }
 
-/** A caller of a route in the period: who, how often, when last. */
+/** A caller of a route in the period: who (with the names the operator gave), how often, when last. */
 export interface RouteCaller {
   route: string;
   accountId: string;
+  accountName: string | null;
   keyId: string;
+  keyName: string | null;
   requests: number;
   lastAt: number;
 }
@@ -59,10 +61,11 @@ const lastAtMax = sql<number>`max(last_at)`.as('last_at');
 
 export function createUsageRepository(db: Kysely<Database>) {
   function filtered(filter: UsageFilter) {
-    let query = db.selectFrom('usage_days').where('day', '>=', filter.sinceDay);
-    if (filter.accountId !== undefined) query = query.where('account_id', '=', filter.accountId);
-    if (filter.keyId !== undefined) query = query.where('key_id', '=', filter.keyId);
-    if (filter.routePrefix !== undefined) query = query.where('route', 'like', `${filter.routePrefix}%`);
+    // Qualified: the callers' report joins tables that have an account_id of their own.
+    let query = db.selectFrom('usage_days').where('usage_days.day', '>=', filter.sinceDay);
+    if (filter.accountId !== undefined) query = query.where('usage_days.account_id', '=', filter.accountId);
+    if (filter.keyId !== undefined) query = query.where('usage_days.key_id', '=', filter.keyId);
+    if (filter.routes !== undefined) query = query.where('usage_days.route', 'in', filter.routes.length > 0 ? [...filter.routes] : ['']);
     return query;
   }
 
@@ -126,15 +129,19 @@ export function createUsageRepository(db: Kysely<Database>) {
     /** Per route, the keys (with their accounts) that called it in the period. */
     async callers(filter: UsageFilter): Promise<RouteCaller[]> {
       const rows = await filtered(filter)
-        .select(['route', 'account_id', 'key_id', requestsSum, lastAtMax])
-        .groupBy(['route', 'account_id', 'key_id'])
+        .leftJoin('accounts', 'accounts.id', 'usage_days.account_id')
+        .leftJoin('api_keys', 'api_keys.id', 'usage_days.key_id')
+        .select(['usage_days.route', 'usage_days.account_id', 'accounts.name as account_name', 'usage_days.key_id', 'api_keys.name as key_name', requestsSum, lastAtMax])
+        .groupBy(['usage_days.route', 'usage_days.account_id', 'accounts.name', 'usage_days.key_id', 'api_keys.name'])
         .orderBy('route')
         .orderBy('requests', 'desc')
         .execute();
       return rows.map((row) => ({
         route: row.route,
         accountId: row.account_id,
+        accountName: row.account_name,
         keyId: row.key_id,
+        keyName: row.key_name,
         requests: Number(row.requests),
         lastAt: Number(row.last_at),
       }));
