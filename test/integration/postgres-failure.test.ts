@@ -2,7 +2,7 @@
  * PostgreSQL unreachable, hung and back, through a TCP proxy the test owns (the shared server is
  * never touched), with quotas in Redis as in the scale-out set-up. Documented behaviour: what the read model holds (markets, briefs, known keys)
  * keeps being served; anything that needs the database answers 503 in the variant's envelope
- * within about a second; the jobs lease is given up and retaken; all of it recovers by itself.
+ * within about a second; the jobs lease is given up and retaken; usage counts wait in memory; all of it recovers by itself.
  */
 import { createPgSchema, PG_ADMIN_URL, postgresAvailable } from '../support/engines.js';
 import { expectErrorEnvelope } from '../support/envelopes.js';
@@ -83,4 +83,21 @@ maybe('hung: no request waits much past a second; resumed: it recovers', async (
     proxy.restore();
   }
   await within(5_000, async () => (await t.a.get('/api/v1/markets').set(bearer(key))).status === 200);
+});
+
+maybe('an outage delays the usage records and loses none of what was counted', async () => {
+  const { key, keyId } = await t.createKey('pro', 'pro');
+  const recorded = async () => (await t.service.store.usage.report({ sinceDay: '2000-01-01', keyId }, 'key')).reduce((n, g) => n + g.requests, 0);
+  for (let i = 0; i < 3; i++) expect((await t.a.get('/api/v1/markets').set(bearer(key))).status).toBe(200);
+  await t.service.usage!.flush();
+  expect(await recorded()).toBe(3);
+  proxy.refuse();
+  try {
+    // Answered from memory with quotas in Redis, so counted; the writes fail and keep the counts.
+    for (let i = 0; i < 4; i++) expect((await t.a.get('/api/v1/markets').set(bearer(key))).status).toBe(200);
+    await t.service.usage!.flush();
+  } finally {
+    proxy.restore();
+  }
+  await within(10_000, async () => (await recorded()) === 7);
 });
