@@ -161,6 +161,8 @@ interface Suite {
   memory?: object[];
   /** Revalidation rows: how many 304s, and how many operations ran meanwhile (mgw_graphql_requests_total{path="compiled"}). */
   revalidations: { endpoint: string; requests: number; answered304: number; executed: number }[];
+  /** What counting usage costs a request: the same rows with USAGE_RECORDING off and on, alternated (demo data only). */
+  usageCost?: { endpoint: string; cpuUsPerReqOff: number; cpuUsPerReqOn: number; costUs: number; p99MsOff: number; p99MsOn: number }[];
 }
 
 /**
@@ -241,7 +243,7 @@ async function runSuite(label: string, scale: boolean): Promise<Suite> {
     memory = JSON.parse(held.stdout) as object[];
   }
 
-  const service = start([CLI, 'start'], env, 0);
+  let service = start([CLI, 'start'], env, 0);
   let raw: ChildProcess | undefined;
   let stock: ChildProcess | undefined;
   try {
@@ -300,14 +302,64 @@ async function runSuite(label: string, scale: boolean): Promise<Suite> {
       }
       process.stderr.write(`[${label}] measured ${e.name}\n`);
     }
-    return { label, rows, speedups, revalidations, peakRssMb: Math.round(peakRssMb(workerPid(service))), memory };
+    const peak = Math.round(peakRssMb(workerPid(service)));
+    let usageCost: Suite['usageCost'];
+    if (!scale && (!process.env.BENCH_ONLY || 'usage'.includes(process.env.BENCH_ONLY))) {
+      await stop(service);
+      usageCost = await measureUsageCost(env, key, (next) => (service = next));
+    }
+    return { label, rows, speedups, revalidations, peakRssMb: peak, memory, ...(usageCost ? { usageCost } : {}) };
   } finally {
     raw?.kill();
     stock?.kill();
-    service.kill('SIGTERM');
-    await new Promise((r) => service.once('exit', r));
+    await stop(service);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+}
+
+/** The rows the usage records' cost is measured on: a REST route and /graphql as Apollo Client sends it. */
+const USAGE_COST_ROWS = ['A /markets (page of 100)', '/graphql (B markets, Apollo Client)'];
+
+/**
+ * The hot-path cost of counting usage (issue 25): the service started with USAGE_RECORDING off,
+ * on, off, on, each start measured on the same rows after a warm-up, the two runs of a setting
+ * averaged, so drift in the machine falls on both sides.
+ */
+async function measureUsageCost(env: NodeJS.ProcessEnv, key: string, running: (service: ChildProcess) => void): Promise<Suite['usageCost']> {
+  const endpoints = ENDPOINTS.filter((e) => USAGE_COST_ROWS.includes(e.name));
+  const runs: Record<'off' | 'on', Awaited<ReturnType<typeof measure>>[][]> = { off: [], on: [] };
+  for (const setting of ['off', 'on', 'off', 'on'] as const) {
+    const service = start([CLI, 'start'], { ...env, USAGE_RECORDING: setting }, 0);
+    running(service);
+    try {
+      await waitFor(`http://127.0.0.1:${PORT_A}/ready`);
+      const measured = [];
+      for (const e of endpoints) {
+        await load({ ...e }, e.port, key); // warm-up: the first run after a start pays for compilation
+        measured.push(await measure(e, e.port, key, workerPid(service)));
+      }
+      runs[setting].push(measured);
+    } finally {
+      await stop(service);
+    }
+    process.stderr.write(`[usage cost] measured with USAGE_RECORDING=${setting}\n`);
+  }
+  const mean = (setting: 'off' | 'on', i: number, field: 'cpuUsPerReq' | 'p99') =>
+    runs[setting].reduce((sum, run) => sum + run[i]![field], 0) / runs[setting].length;
+  return endpoints.map((e, i) => ({
+    endpoint: e.name,
+    cpuUsPerReqOff: Math.round(mean('off', i, 'cpuUsPerReq')),
+    cpuUsPerReqOn: Math.round(mean('on', i, 'cpuUsPerReq')),
+    costUs: Math.round(mean('on', i, 'cpuUsPerReq') - mean('off', i, 'cpuUsPerReq')),
+    p99MsOff: mean('off', i, 'p99'),
+    p99MsOn: mean('on', i, 'p99'),
+  }));
 }
 
 function print(suite: Suite): void {
@@ -320,6 +372,10 @@ function print(suite: Suite): void {
   for (const x of suite.speedups) console.log(`${x.endpoint}: ${x.timesStockApollo} x stock Apollo Server on the same query, schema and data`);
   for (const x of suite.revalidations)
     console.log(`${x.endpoint}: ${x.answered304} of ${x.requests} answers were 304; ${x.executed} operations executed meanwhile (one per data change)`);
+  if (suite.usageCost) {
+    console.log('usage records: CPU per request with USAGE_RECORDING off and on (two starts of each, alternated, averaged):');
+    console.table(suite.usageCost);
+  }
 }
 
 /** How each endpoint's CPU per request grows from the demo data to the seeded scale. */

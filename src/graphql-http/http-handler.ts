@@ -271,7 +271,12 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
       // Introspection alone needs no key, so Sandbox can load the schema (off in production).
       mayBeOpen: true,
       route: (caller) => routeFor(catalogue, request, caller),
-      access: (operation) => ({ requirements: operation.analysis.requirements, what: 'this operation', usageName: operation.name, open: !operation.analysis.readsData }),
+      access: (operation) => ({
+        requirements: operation.analysis.requirements,
+        what: 'this operation',
+        usageName: operation.name,
+        open: !operation.analysis.readsData,
+      }),
       parameters: (operation) => {
         const coerced = refusalAsApiError(catalogue.coerce(operation, request.variables));
         return coerced instanceof ApiError ? coerced : coerced.values;

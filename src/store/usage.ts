@@ -103,7 +103,9 @@ export function createUsageRepository(db: Kysely<Database>) {
     /** Requests grouped by day, route or key (oldest day, busiest route or key first). */
     async report(filter: UsageFilter, by: UsageGrouping): Promise<UsageGroup[]> {
       const columns = COLUMNS_OF[by];
-      let query = filtered(filter).select([...columns, requestsSum, lastAtMax]).groupBy([...columns]);
+      let query = filtered(filter)
+        .select([...columns, requestsSum, lastAtMax])
+        .groupBy([...columns]);
       query = by === 'day' ? query.orderBy('day') : query.orderBy('requests', 'desc').orderBy(columns[0]!);
       const rows = await query.execute();
       return rows.map((row) => ({
@@ -131,7 +133,15 @@ export function createUsageRepository(db: Kysely<Database>) {
       const rows = await filtered(filter)
         .leftJoin('accounts', 'accounts.id', 'usage_days.account_id')
         .leftJoin('api_keys', 'api_keys.id', 'usage_days.key_id')
-        .select(['usage_days.route', 'usage_days.account_id', 'accounts.name as account_name', 'usage_days.key_id', 'api_keys.name as key_name', requestsSum, lastAtMax])
+        .select([
+          'usage_days.route',
+          'usage_days.account_id',
+          'accounts.name as account_name',
+          'usage_days.key_id',
+          'api_keys.name as key_name',
+          requestsSum,
+          lastAtMax,
+        ])
         .groupBy(['usage_days.route', 'usage_days.account_id', 'accounts.name', 'usage_days.key_id', 'api_keys.name'])
         .orderBy('route')
         .orderBy('requests', 'desc')

@@ -30,8 +30,8 @@ describe.each(ENGINES)('usage records on $name', (engine) => {
     'written every interval while running; kill -9 loses at most the last interval; SIGTERM loses nothing',
     async () => {
       const { env: base, drop } = await engine.env();
-      const env = { ...base, USAGE_FLUSH_MS: String(FLUSH_MS) };
-      const store = createStore(await openStore({ dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL }));
+      const env: Record<string, string> = { ...base, USAGE_FLUSH_MS: String(FLUSH_MS) };
+      const store = createStore(await openStore({ dataDir: env.DATA_DIR!, databaseUrl: env.DATABASE_URL }));
       const recorded = async (keyId: string) =>
         (await store.usage.report({ sinceDay: '2000-01-01', keyId }, 'key')).reduce((sum, group) => sum + group.requests, 0);
       try {

@@ -44,92 +44,98 @@ const countsOf = (rows: Record<string, unknown>[], label: string) => Object.from
 describe.each(ENGINES.map((e) => [e.name, e] as const))('on %s', (_name, engine) => {
   const maybe = engines.includes(engine) ? it : it.skip;
 
-  maybe('a known mix from three keys of two accounts: exact counts by day, route and key (CLI and viewer.usage), as the quota admitted; kept across a restart', async () => {
-    const target = await engine.setup();
-    const clock = new TestClock(midMinute());
-    let t = await startTestService({ dataDir: target.dataDir, env: { ...target.env, ...MANUAL_FLUSH }, clock });
-    try {
-      const first = await t.createKey('pro', 'pro');
-      const second = await secondKey(t, first.accountId);
-      const other = await t.createKey('free');
-      const today = utcDate(clock.now());
-      const tomorrow = utcDate(clock.now() + DAY_MS);
-      const gql = (agent: TestService['a'], key: string, query: string, variables?: object) =>
-        agent.post('/graphql').set(bearer(key)).send({ query, ...(variables ? { variables } : {}) });
+  maybe(
+    'a known mix from three keys of two accounts: exact counts by day, route and key (CLI and viewer.usage), as the quota admitted; kept across a restart',
+    async () => {
+      const target = await engine.setup();
+      const clock = new TestClock(midMinute());
+      let t = await startTestService({ dataDir: target.dataDir, env: { ...target.env, ...MANUAL_FLUSH }, clock });
+      try {
+        const first = await t.createKey('pro', 'pro');
+        const second = await secondKey(t, first.accountId);
+        const other = await t.createKey('free');
+        const today = utcDate(clock.now());
+        const tomorrow = utcDate(clock.now() + DAY_MS);
+        const gql = (agent: TestService['a'], key: string, query: string, variables?: object) =>
+          agent
+            .post('/graphql')
+            .set(bearer(key))
+            .send({ query, ...(variables ? { variables } : {}) });
 
-      // Account one, first key: 3 A /markets, 2 A /brief, 2 B /markets, 1 MarketsPage on /graphql (A).
-      for (let i = 0; i < 3; i++) expect((await t.a.get('/api/v1/markets?limit=2').set(bearer(first.key))).status).toBe(200);
-      for (let i = 0; i < 2; i++) expect((await t.a.get('/api/v1/brief?symbols=BTC/USD').set(bearer(first.key))).status).toBe(200);
-      for (let i = 0; i < 2; i++) expect((await t.b.get('/api/v1/markets').set(bearer(first.key))).status).toBe(200);
-      expect((await gql(t.a, first.key, MARKETS_PAGE, { limit: 1 })).status).toBe(200);
-      // Second key: 1 A /alerts, 2 anonymous /graphql on B.
-      expect((await t.a.get('/api/v1/alerts').set(bearer(second.key))).status).toBe(200);
-      for (let i = 0; i < 2; i++) expect((await gql(t.b, second.key, '{ assetMarkets(limit: 1) { total } }')).status).toBe(200);
-      // Account two (free, 10 a minute): 12 A /markets, of which the quota admits 10; one of them a 400,
-      // which spent its unit too. A /brief needs Pro (403) and a wrong key is 401: neither is counted.
-      const statuses: number[] = [];
-      for (let i = 0; i < 12; i++) statuses.push((await t.a.get(`/api/v1/markets?limit=${i === 0 ? 0 : 1}`).set(bearer(other.key))).status);
-      expect(statuses).toEqual([400, ...Array(9).fill(200), 429, 429]);
-      expect((await t.a.get('/api/v1/brief?symbols=BTC/USD').set(bearer(other.key))).status).toBe(403);
-      expect((await t.a.get('/api/v1/markets').set(bearer(`mgw_${'x'.repeat(40)}`))).status).toBe(401);
-      // The next day, the first key once more.
-      clock.advance(DAY_MS);
-      expect((await t.a.get('/api/v1/markets?limit=2').set(bearer(first.key))).status).toBe(200);
-      await t.service.usage!.flush();
+        // Account one, first key: 3 A /markets, 2 A /brief, 2 B /markets, 1 MarketsPage on /graphql (A).
+        for (let i = 0; i < 3; i++) expect((await t.a.get('/api/v1/markets?limit=2').set(bearer(first.key))).status).toBe(200);
+        for (let i = 0; i < 2; i++) expect((await t.a.get('/api/v1/brief?symbols=BTC/USD').set(bearer(first.key))).status).toBe(200);
+        for (let i = 0; i < 2; i++) expect((await t.b.get('/api/v1/markets').set(bearer(first.key))).status).toBe(200);
+        expect((await gql(t.a, first.key, MARKETS_PAGE, { limit: 1 })).status).toBe(200);
+        // Second key: 1 A /alerts, 2 anonymous /graphql on B.
+        expect((await t.a.get('/api/v1/alerts').set(bearer(second.key))).status).toBe(200);
+        for (let i = 0; i < 2; i++) expect((await gql(t.b, second.key, '{ assetMarkets(limit: 1) { total } }')).status).toBe(200);
+        // Account two (free, 10 a minute): 12 A /markets, of which the quota admits 10; one of them a 400,
+        // which spent its unit too. A /brief needs Pro (403) and a wrong key is 401: neither is counted.
+        const statuses: number[] = [];
+        for (let i = 0; i < 12; i++) statuses.push((await t.a.get(`/api/v1/markets?limit=${i === 0 ? 0 : 1}`).set(bearer(other.key))).status);
+        expect(statuses).toEqual([400, ...Array(9).fill(200), 429, 429]);
+        expect((await t.a.get('/api/v1/brief?symbols=BTC/USD').set(bearer(other.key))).status).toBe(403);
+        expect((await t.a.get('/api/v1/markets').set(bearer(`mgw_${'x'.repeat(40)}`))).status).toBe(401);
+        // The next day, the first key once more.
+        clock.advance(DAY_MS);
+        expect((await t.a.get('/api/v1/markets?limit=2').set(bearer(first.key))).status).toBe(200);
+        await t.service.usage!.flush();
 
-      const expectCounts = async () => {
-        const byRoute = await cliJson(target, 'report', '--account', first.accountId, '--by', 'route');
-        expect(countsOf(byRoute.rows, 'route')).toEqual({
-          'A GET /api/v1/markets': 4,
-          'A GET /api/v1/brief': 2,
-          'B GET /api/v1/markets': 2,
-          'A GET /api/v1/alerts': 1,
-          MarketsPage: 1,
-          anonymous: 2,
-        });
-        expect(byRoute.total).toBe(12);
-        const byDay = await cliJson(target, 'report', '--account', first.accountId, '--by', 'day');
-        expect(countsOf(byDay.rows, 'date')).toEqual({ [today]: 11, [tomorrow]: 1 });
-        const byKey = await cliJson(target, 'report', '--by', 'key');
-        expect(countsOf(byKey.rows, 'key_id')).toEqual({ [first.keyId]: 9, [second.keyId]: 3, [other.keyId]: 10 });
-        expect(byKey.rows.find((r) => r.key_id === second.keyId)?.account_id).toBe(first.accountId);
-        const oneKey = await cliJson(target, 'report', '--key', other.keyId, '--by', 'route');
-        // What the quota admitted: its 10 units of the minute, no more (the 11th and 12th were 429).
-        expect(countsOf(oneKey.rows, 'route')).toEqual({ 'A GET /api/v1/markets': 10 });
-      };
-      await expectCounts();
+        const expectCounts = async () => {
+          const byRoute = await cliJson(target, 'report', '--account', first.accountId, '--by', 'route');
+          expect(countsOf(byRoute.rows, 'route')).toEqual({
+            'A GET /api/v1/markets': 4,
+            'A GET /api/v1/brief': 2,
+            'B GET /api/v1/markets': 2,
+            'A GET /api/v1/alerts': 1,
+            MarketsPage: 1,
+            anonymous: 2,
+          });
+          expect(byRoute.total).toBe(12);
+          const byDay = await cliJson(target, 'report', '--account', first.accountId, '--by', 'day');
+          expect(countsOf(byDay.rows, 'date')).toEqual({ [today]: 11, [tomorrow]: 1 });
+          const byKey = await cliJson(target, 'report', '--by', 'key');
+          expect(countsOf(byKey.rows, 'key_id')).toEqual({ [first.keyId]: 9, [second.keyId]: 3, [other.keyId]: 10 });
+          expect(byKey.rows.find((r) => r.key_id === second.keyId)?.account_id).toBe(first.accountId);
+          const oneKey = await cliJson(target, 'report', '--key', other.keyId, '--by', 'route');
+          // What the quota admitted: its 10 units of the minute, no more (the 11th and 12th were 429).
+          expect(countsOf(oneKey.rows, 'route')).toEqual({ 'A GET /api/v1/markets': 10 });
+        };
+        await expectCounts();
 
-      // The account's own view: both keys, both listeners, by day and route; none of account two's.
-      const viewer = await gql(t.b, second.key, VIEWER_USAGE);
-      expect(viewer.body.errors).toBeUndefined();
-      expect(viewer.body.data.viewer.usage).toEqual([
-        { date: today, route: 'A GET /api/v1/alerts', requests: 1 },
-        { date: today, route: 'A GET /api/v1/brief', requests: 2 },
-        { date: today, route: 'A GET /api/v1/markets', requests: 3 },
-        { date: today, route: 'B GET /api/v1/markets', requests: 2 },
-        { date: today, route: 'MarketsPage', requests: 1 },
-        { date: today, route: 'anonymous', requests: 2 },
-        { date: tomorrow, route: 'A GET /api/v1/markets', requests: 1 },
-      ]);
-      // It spends no quota: the free account asks it with its minute spent.
-      const own = await gql(t.a, other.key, VIEWER_USAGE);
-      expect(own.status).toBe(200);
-      expect(own.body.data.viewer.usage).toEqual([{ date: today, route: 'A GET /api/v1/markets', requests: 10 }]);
-      const tooMany = await gql(t.a, other.key, '{ viewer { usage(days: 401) { date } } }');
-      expect(tooMany.body.errors[0]).toMatchObject({ message: 'days must be an integer from 1 to 400', extensions: { code: 'BAD_USER_INPUT' } });
+        // The account's own view: both keys, both listeners, by day and route; none of account two's.
+        const viewer = await gql(t.b, second.key, VIEWER_USAGE);
+        expect(viewer.body.errors).toBeUndefined();
+        expect(viewer.body.data.viewer.usage).toEqual([
+          { date: today, route: 'A GET /api/v1/alerts', requests: 1 },
+          { date: today, route: 'A GET /api/v1/brief', requests: 2 },
+          { date: today, route: 'A GET /api/v1/markets', requests: 3 },
+          { date: today, route: 'B GET /api/v1/markets', requests: 2 },
+          { date: today, route: 'MarketsPage', requests: 1 },
+          { date: today, route: 'anonymous', requests: 2 },
+          { date: tomorrow, route: 'A GET /api/v1/markets', requests: 1 },
+        ]);
+        // It spends no quota: the free account asks it with its minute spent.
+        const own = await gql(t.a, other.key, VIEWER_USAGE);
+        expect(own.status).toBe(200);
+        expect(own.body.data.viewer.usage).toEqual([{ date: today, route: 'A GET /api/v1/markets', requests: 10 }]);
+        const tooMany = await gql(t.a, other.key, '{ viewer { usage(days: 401) { date } } }');
+        expect(tooMany.body.errors[0]).toMatchObject({ message: 'days must be an integer from 1 to 400', extensions: { code: 'BAD_USER_INPUT' } });
 
-      // Closing writes what was counted since (the three viewer.usage requests, tomorrow), and a restart keeps it all.
-      await t.close({ keepData: true });
-      t = await startTestService({ dataDir: target.dataDir, env: { ...target.env, ...MANUAL_FLUSH }, clock });
-      const afterRestart = await cliJson(target, 'report', '--by', 'key');
-      expect(countsOf(afterRestart.rows, 'key_id')).toEqual({ [first.keyId]: 9, [second.keyId]: 4, [other.keyId]: 12 });
-      const days = await cliJson(target, 'report', '--account', first.accountId, '--by', 'day');
-      expect(countsOf(days.rows, 'date')).toEqual({ [today]: 11, [tomorrow]: 2 });
-    } finally {
-      await t.close({ keepData: true });
-      await target.teardown();
-    }
-  });
+        // Closing writes what was counted since (the three viewer.usage requests, tomorrow), and a restart keeps it all.
+        await t.close({ keepData: true });
+        t = await startTestService({ dataDir: target.dataDir, env: { ...target.env, ...MANUAL_FLUSH }, clock });
+        const afterRestart = await cliJson(target, 'report', '--by', 'key');
+        expect(countsOf(afterRestart.rows, 'key_id')).toEqual({ [first.keyId]: 9, [second.keyId]: 4, [other.keyId]: 12 });
+        const days = await cliJson(target, 'report', '--account', first.accountId, '--by', 'day');
+        expect(countsOf(days.rows, 'date')).toEqual({ [today]: 11, [tomorrow]: 2 });
+      } finally {
+        await t.close({ keepData: true });
+        await target.teardown();
+      }
+    },
+  );
 
   maybe('the CLI: CSV, a table, legacy callers per REST route, and clear errors', async () => {
     const target = await engine.setup();

@@ -83,7 +83,10 @@ it('refuses a wrong or missing key first, before the route is looked at', async 
 });
 
 it('lets an open target through without a key, and judges a missing key after the route where targets may be open', async () => {
-  const open = request(undefined, { mayBeOpen: true, access: () => ({ requirements: {}, what: 'introspection', usageName: 'IntrospectionQuery', open: true }) });
+  const open = request(undefined, {
+    mayBeOpen: true,
+    access: () => ({ requirements: {}, what: 'introspection', usageName: 'IntrospectionQuery', open: true }),
+  });
   expect(await edge.admit(open.req)).toMatchObject({ admitted: true, principal: null, headers: {} });
   const closed = request(undefined, { mayBeOpen: true });
   const outcome = await edge.admit(closed.req);
@@ -101,7 +104,9 @@ it('a route or plan refusal spends nothing; a parameter refusal spends one unit 
     }).req,
   );
   expect(statusOf(!noRoute.admitted && noRoute.error)).toBe(404);
-  const noPlan = await edge.admit(request(key, { access: () => ({ requirements: { marketData: 'PRO' }, what: 'GET /api/v1/brief', usageName: 'B GET /api/v1/brief' }) }).req);
+  const noPlan = await edge.admit(
+    request(key, { access: () => ({ requirements: { marketData: 'PRO' }, what: 'GET /api/v1/brief', usageName: 'B GET /api/v1/brief' }) }).req,
+  );
   expect(statusOf(!noPlan.admitted && noPlan.error)).toBe(403);
   expect(!noPlan.admitted && (noPlan.error as ApiError).message).toBe(
     "GET /api/v1/brief needs the pro market-data plan or higher; this key's market-data plan is free",
@@ -123,9 +128,13 @@ it('tells the usage records of exactly the requests that spent quota: a paramete
   await edge.admit(request(issued.key).req);
   await edge.admit(request(issued.key, { parameters: () => new ApiError(400, 'limit must be 1..500') }).req);
   await edge.admit(request(issued.key, { route: () => new ApiError(404, 'no endpoint') }).req);
-  await edge.admit(request(issued.key, { access: () => ({ requirements: { marketData: 'PRO' }, what: 'GET /api/v1/brief', usageName: 'B GET /api/v1/brief' }) }).req);
+  await edge.admit(
+    request(issued.key, { access: () => ({ requirements: { marketData: 'PRO' }, what: 'GET /api/v1/brief', usageName: 'B GET /api/v1/brief' }) }).req,
+  );
   await edge.admit(request(`mgw_${'x'.repeat(40)}`).req);
-  await edge.admit(request(undefined, { mayBeOpen: true, access: () => ({ requirements: {}, what: 'introspection', usageName: 'IntrospectionQuery', open: true }) }).req);
+  await edge.admit(
+    request(undefined, { mayBeOpen: true, access: () => ({ requirements: {}, what: 'introspection', usageName: 'IntrospectionQuery', open: true }) }).req,
+  );
   const id = issued.keyId;
   expect(metered).toEqual([`${id} B GET /api/v1/markets`, `${id} B GET /api/v1/markets`]);
   for (let i = 0; i < 8; i++) await edge.admit(request(issued.key).req); // the free plan's 10 a minute
