@@ -21,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { benchSubscribers } from './subscribers.js';
+import { benchUsageCount } from './usage-count.js';
 import { benchWebhooks } from './webhooks.js';
 import { CLI, cpuMs, createBenchKey, HAS_TASKSET, peakRssMb, ROOT, rssMb, serviceEnv, start, waitFor } from './harness.js';
 
@@ -161,8 +162,11 @@ interface Suite {
   memory?: object[];
   /** Revalidation rows: how many 304s, and how many operations ran meanwhile (mgw_graphql_requests_total{path="compiled"}). */
   revalidations: { endpoint: string; requests: number; answered304: number; executed: number }[];
-  /** What counting usage costs a request: the same rows with USAGE_RECORDING off and on, alternated (demo data only). */
-  usageCost?: { endpoint: string; cpuUsPerReqOff: number; cpuUsPerReqOn: number; costUs: number; p99MsOff: number; p99MsOn: number }[];
+  /** What counting usage costs a request: the same rows with USAGE_RECORDING off and on, alternated (demo data only), and the count alone. */
+  usageCost?: {
+    rows: { endpoint: string; cpuUsPerReqOff: number; cpuUsPerReqOn: number; costUs: number; p99MsOff: number; p99MsOn: number }[];
+    countAlone: { nsPerCount: number; calls: number };
+  };
 }
 
 /**
@@ -352,7 +356,7 @@ async function measureUsageCost(env: NodeJS.ProcessEnv, key: string, running: (s
   }
   const mean = (setting: 'off' | 'on', i: number, field: 'cpuUsPerReq' | 'p99') =>
     runs[setting].reduce((sum, run) => sum + run[i]![field], 0) / runs[setting].length;
-  return endpoints.map((e, i) => ({
+  const rows = endpoints.map((e, i) => ({
     endpoint: e.name,
     cpuUsPerReqOff: Math.round(mean('off', i, 'cpuUsPerReq')),
     cpuUsPerReqOn: Math.round(mean('on', i, 'cpuUsPerReq')),
@@ -360,6 +364,7 @@ async function measureUsageCost(env: NodeJS.ProcessEnv, key: string, running: (s
     p99MsOff: mean('off', i, 'p99'),
     p99MsOn: mean('on', i, 'p99'),
   }));
+  return { rows, countAlone: await benchUsageCount() };
 }
 
 function print(suite: Suite): void {
@@ -374,7 +379,10 @@ function print(suite: Suite): void {
     console.log(`${x.endpoint}: ${x.answered304} of ${x.requests} answers were 304; ${x.executed} operations executed meanwhile (one per data change)`);
   if (suite.usageCost) {
     console.log('usage records: CPU per request with USAGE_RECORDING off and on (two starts of each, alternated, averaged):');
-    console.table(suite.usageCost);
+    console.table(suite.usageCost.rows);
+    console.log(
+      `usage records: the count alone, ${suite.usageCost.countAlone.nsPerCount} ns a request (${suite.usageCost.countAlone.calls} calls in this process)`,
+    );
   }
 }
 
