@@ -2,7 +2,7 @@
  * Routes an operator declares deprecated (LEGACY_DEPRECATIONS, docs/migration.md): the schema that
  * reads the declaration, and what a declared route's answers carry: `Deprecation` (RFC 9745, a
  * Structured Field Date), `Sunset` (RFC 8594, an HTTP-date) and `Link` (RFC 8288). Past its sunset,
- * with LEGACY_ENFORCE_SUNSET=1, the route answers 410 (D16).
+ * with LEGACY_ENFORCE_SUNSET=1, the route answers 410 (D14).
  */
 import { serializeItem } from 'structured-headers';
 import { z } from 'zod';
