@@ -64,7 +64,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const services: GraphQLServices = { store, markets, briefs, predictions, morningBriefs: jobs.morningBriefs, webhooks, live, accountAlerts, now };
   const graphql = await buildGraphQL({ config, authenticator: access.authenticator, services, metrics, classify, logger });
   const ready = buildReadiness({ stores, markets, predictions, liveFeeds: jobs.liveFeeds, now, degraded, dataDir: stores.pgUrl ? undefined : config.dataDir });
-  const apps = buildVariantApps({ edges: access.edges, graphql, services, ready, metrics, classify, logger });
+  const apps = buildVariantApps({ edges: access.edges, graphql, services, ready, metrics, classify, logger, legacy: config.legacy });
 
   return {
     logger,

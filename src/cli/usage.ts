@@ -112,9 +112,8 @@ async function report(options: ReportOptions): Promise<void> {
 }
 
 async function legacy(options: { days: number; json?: boolean }): Promise<void> {
-  const { restRouteIds } = await import('../rest/routes/route-ids.js');
+  const { ROUTE_IDS: routes } = await import('../rest/routes/by-variant.js');
   const since = firstDayOf(options.days);
-  const routes = restRouteIds();
   const callers = await withStore((store) => store.usage.callers({ sinceDay: since, routes }));
   if (options.json) {
     printJson({

@@ -2,6 +2,7 @@
 import type { GatewayApp } from '../http/http-server.js';
 import type { Logger } from 'pino';
 import type { Variant } from '../domain/variant.js';
+import type { Config } from '../config/config.js';
 import type { Classify } from '../edge/classify.js';
 import type { Edge } from '../edge/edge.js';
 import type { GraphQLServices } from '../graphql/services.js';
@@ -41,22 +42,25 @@ interface VariantDeps {
   metrics: ReturnType<typeof createMetrics>;
   classify: Classify;
   logger: Logger;
+  legacy: Config['legacy'];
 }
 
-export function buildVariantApps({ edges, graphql, services, ready, metrics, classify, logger }: VariantDeps): Record<Variant, GatewayApp> {
+export function buildVariantApps({ edges, graphql, services, ready, metrics, classify, logger, legacy }: VariantDeps): Record<Variant, GatewayApp> {
   const httpMetrics = createHttpMetrics(
     metrics.registry,
     VARIANTS.flatMap((v) => v.routes.map((r) => r.path)),
   );
   const apps = VARIANTS.map(({ variant, routes, title, description, webhooks }) => {
     const edge = edges[variant];
+    const facade = createFacadeHandler({ routes, catalogue: graphql.catalogue, edge, services, classify, ...legacy });
     return createVariantApp({
       variant,
-      facade: createFacadeHandler({ routes, catalogue: graphql.catalogue, edge, services, classify }),
+      facade,
+      operationDocuments: facade.documents,
       graphql: graphql.handlerFor(edge),
       subscriptions: graphql.subscriptionsFor(edge),
       explorer: graphql.introspection,
-      openApiDocument: buildOpenApiDocument({ variant, title, version: '1.0.0', description, routes, webhooks }),
+      openApiDocument: buildOpenApiDocument({ variant, title, version: '1.0.0', description, routes, webhooks, operations: facade.operations, ...legacy }),
       ready,
       logger,
       classify,

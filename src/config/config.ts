@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { DAY_MS } from '../domain/time.js';
 import { TRUSTED_DOCUMENTS_MODES, type TrustedDocumentsMode } from '../graphql/catalogue/trusted-documents.js';
 import { PlanLimitOverridesSchema, resolvePlanLimits, type PlanLimitTable } from '../quota/plans.js';
+import { type Deprecations, deprecationsSchema } from '../rest/deprecations.js';
+import { ROUTE_IDS } from '../rest/routes/by-variant.js';
 import { type DestinationPolicy, parseAllowedNetworks } from '../webhooks/destination.js';
 import { LIVE_SOURCES, parseFeeds, PREDICTION_SOURCES, type FeedSelection, type UpstreamSettings } from '../upstream/sources.js';
 
@@ -23,6 +25,16 @@ const tickerList = z
   ])
   .refine((list) => list.every((t) => /^[A-Z0-9._-]+$/.test(t)), 'a comma-separated list of Kalshi tickers (letters, digits, - . _)');
 
+/** A setting given as JSON text. */
+const jsonText = z.string().transform((text, ctx) => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'not valid JSON' });
+    return z.NEVER;
+  }
+});
+
 const EnvSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   MARKET_DATA_PORT: port.default(4000),
@@ -37,18 +49,7 @@ const EnvSchema = z.object({
     .refine((url) => /^postgres(ql)?:\/\//i.test(url), 'a postgres:// or postgresql:// URL (unset: SQLite in DATA_DIR)')
     .optional(),
   /** Overrides of the plans' quotas, as JSON (see .env.example). */
-  PLAN_LIMITS: z
-    .string()
-    .transform((text, ctx) => {
-      try {
-        return JSON.parse(text) as unknown;
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'not valid JSON' });
-        return z.NEVER;
-      }
-    })
-    .pipe(PlanLimitOverridesSchema)
-    .optional(),
+  PLAN_LIMITS: jsonText.pipe(PlanLimitOverridesSchema).optional(),
   /** Shared quotas across instances (redis://host:6379/0). */
   REDIS_URL: z
     .url()
@@ -102,6 +103,10 @@ const EnvSchema = z.object({
   USAGE_FLUSH_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   /** How long usage records are kept, in days. */
   USAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(400),
+  /** REST routes declared deprecated, keyed by route id (`A GET /api/v1/brief`); docs/migration.md. */
+  LEGACY_DEPRECATIONS: jsonText.pipe(deprecationsSchema(ROUTE_IDS)).optional(),
+  /** `1`: a route past its declared sunset answers 410. */
+  LEGACY_ENFORCE_SUNSET: z.enum(['0', '1']).default('0'),
 });
 
 export interface Config {
@@ -128,6 +133,7 @@ export interface Config {
   llm: { baseUrl: string | undefined; model: string; apiKey: string | undefined; timeoutMs: number };
   webhooks: { policy: DestinationPolicy; timeoutMs: number; concurrency: number; perEndpoint: number; pollMs: number; retentionMs: number };
   usage: { recording: boolean; flushMs: number; retentionDays: number };
+  legacy: { deprecations: Deprecations; enforceSunset: boolean };
 }
 
 export class ConfigError extends Error {}
@@ -145,11 +151,15 @@ const SourceEnvSchema = z.object(
   ) as Record<string, z.ZodOptional<z.ZodString> | z.ZodOptional<z.ZodNumber>>,
 );
 
+/** `PLAN_LIMITS.marketData.pro`, `LEGACY_DEPRECATIONS["A GET /api/v1/brief"].sunset`: each key as an operator would write it. */
+const settingPath = (path: readonly PropertyKey[]): string =>
+  path.map((key, i) => (i === 0 ? String(key) : typeof key === 'string' && /^[A-Za-z_]\w*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`)).join('');
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
   const parsed = EnvSchema.and(SourceEnvSchema).safeParse(present);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    const problems = parsed.error.issues.map((i) => `${settingPath(i.path)}: ${i.message}`).join('; ');
     throw new ConfigError(`invalid configuration: ${problems}`);
   }
   const e = parsed.data;
@@ -207,5 +217,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retentionMs: e.WEBHOOK_RETENTION_DAYS * DAY_MS,
     },
     usage: { recording: e.USAGE_RECORDING === 'on', flushMs: e.USAGE_FLUSH_MS, retentionDays: e.USAGE_RETENTION_DAYS },
+    legacy: { deprecations: e.LEGACY_DEPRECATIONS ?? {}, enforceSunset: e.LEGACY_ENFORCE_SUNSET === '1' },
   };
 }

@@ -9,6 +9,7 @@ export const ERROR_TYPES = {
   405: 'method_not_allowed',
   406: 'not_acceptable',
   408: 'request_timeout',
+  410: 'gone',
   413: 'payload_too_large',
   414: 'uri_too_long',
   429: 'rate_limit_exceeded',

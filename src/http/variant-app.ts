@@ -17,6 +17,7 @@ import { EXPLORER_PATH } from '../graphql-http/landing-page.js';
 import { redactUrl } from '../logging/logger.js';
 import type { HttpMetrics } from '../metrics/http-metrics.js';
 import { sendJson } from '../rest/envelope.js';
+import { OPERATIONS_PATH } from '../rest/operation-documents.js';
 import { docsRouter } from './docs.js';
 import { serveExplorer } from './explorer.js';
 import { answerOnSocket, createPipeline, type GatewayApp, HTTP_LIMITS, type Step, stamp } from './http-server.js';
@@ -30,6 +31,8 @@ interface VariantAppOptions {
   variant: Variant;
   /** The REST facade on plain node:http: `url` is the path and query under /api/v1. */
   facade: (req: IncomingMessage, res: ServerResponse, url: string) => Promise<void>;
+  /** The facade's GraphQL operations at /graphql/operations/<name> (public, like the OpenAPI document). */
+  operationDocuments?: (req: IncomingMessage, res: ServerResponse, name: string) => true;
   /** /graphql on plain node:http; rejects with an ApiError for a body it cannot read. */
   graphql: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   /** Serve the built-in GraphiQL at /graphiql (outside production, where introspection is on). */
@@ -133,6 +136,7 @@ export function createVariantApp(options: VariantAppOptions): GatewayApp {
     }
     if (options.explorer && path.startsWith(EXPLORER_PATH) && serveExplorer(req, res)) return true;
     if (options.subscriptions && path === SSE_PATH) return options.subscriptions.sse(req, res);
+    if (options.operationDocuments && path.startsWith(OPERATIONS_PATH)) return options.operationDocuments(req, res, path.slice(OPERATIONS_PATH.length));
     if (path === GRAPHQL_PATH || path.startsWith(`${GRAPHQL_PATH}/`)) return options.graphql(req, res);
     if (path === '/health') return constant(res, healthBody);
     if (path === '/ready') {

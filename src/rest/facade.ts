@@ -13,7 +13,9 @@ import type { Principal } from '../auth/authenticator.js';
 import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
 import type { PreparedOperation } from '../graphql/catalogue/prepare.js';
 import type { GraphQLServices } from '../graphql/services.js';
+import { type Deprecations, deprecationHeaders, sunsetRefusal } from './deprecations.js';
 import { sendError, sendJson } from './envelope.js';
+import { createOperationDocuments, operationHrefOf, type RouteOperation } from './operation-documents.js';
 import { checkParams, parseRawQuery } from './params.js';
 import { cacheKeyOf, createResponseCache, matchesEtag } from './response-cache.js';
 import { type RouteDefinition, routeIdOf, routeWhat } from './route-table.js';
@@ -28,6 +30,12 @@ interface PreparedRoute {
   what: string;
   /** `A GET /api/v1/brief`: the route's id in usage records and LEGACY_DEPRECATIONS. */
   id: string;
+  /** As clients find it: X-GraphQL-Operation, /graphql/operations, OpenAPI. */
+  published: RouteOperation;
+  /** On every answer once the route is known: X-GraphQL-Operation, and the deprecation headers of a declared route. */
+  headers: Record<string, string>;
+  /** The 410 of a route past its sunset (when enforced), at `now`. */
+  gone(now: number): ApiError | undefined;
 }
 
 interface FacadeOptions {
@@ -37,19 +45,29 @@ interface FacadeOptions {
   edge: Edge;
   services: GraphQLServices;
   classify: Classify;
+  /** Routes declared deprecated, by route id (LEGACY_DEPRECATIONS); `enforceSunset`: 410 past a sunset. */
+  deprecations?: Deprecations;
+  enforceSunset?: boolean;
 }
 
 export function createFacadeHandler(options: FacadeOptions) {
   const { edge, catalogue, classify } = options;
   const variant = edge.variant;
-  const routes = new Map<string, PreparedRoute>(
-    options.routes.map((route) => {
-      const what = routeWhat(route.path);
-      const operation = catalogue.register(what, route.operation);
-      return [route.path, { route, operation, compiled: catalogue.compiled(operation)!, what, id: routeIdOf(variant, route.path) }];
-    }),
-  );
+  const routes = new Map<string, PreparedRoute>(options.routes.map((route) => [route.path, prepare(route)]));
   const cache = createResponseCache();
+
+  function prepare(route: RouteDefinition): PreparedRoute {
+    const what = routeWhat(route.path);
+    const id = routeIdOf(variant, route.path);
+    const operation = catalogue.register(what, route.operation);
+    const name = operation.operation.name?.value;
+    if (!name) throw new Error(`the operation of ${what} has no name: clients find it by its name`);
+    const published = { name, document: operation.text, href: operationHrefOf(name), sha256: operation.id };
+    const declared = options.deprecations?.[id];
+    const headers = { 'X-GraphQL-Operation': name, ...(declared ? deprecationHeaders(declared, published.href) : {}) };
+    const gone = sunsetRefusal(declared, options.enforceSunset ?? false, what, published);
+    return { route, operation, compiled: catalogue.compiled(operation)!, what, id, published, headers, gone };
+  }
 
   /** Executes a route's operation in-process; a failed one becomes the ApiError to answer. */
   async function run(prepared: PreparedRoute, params: Record<string, unknown>, principal: Principal | null): Promise<unknown> {
@@ -67,21 +85,29 @@ export function createFacadeHandler(options: FacadeOptions) {
   }
 
   /** `url` is the request's path and query under /api/v1 (e.g. `/markets?limit=5`). */
-  return async function handle(req: IncomingMessage, res: ServerResponse, url: string): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse, url: string): Promise<void> {
     const q = url.indexOf('?');
     const path = (q < 0 ? url : url.slice(0, q)).replace(/\/+$/, '') || '/';
     const head = req.method === 'HEAD';
+    /** Once the edge's route step found it, every answer names its operation (and its deprecation). */
+    let known: PreparedRoute | undefined;
     try {
       const query = parseRawQuery(url);
       const outcome = await edge.admit({
         transport: 'rest',
         key: presentedKey(req.headers.authorization, query.get('apikey')?.[0], variant),
         keyInQuery: variant === 'B',
-        route: () => find(path, req.method),
+        // Past its sunset (enforced), a route is refused here: before any quota is spent.
+        route: () => {
+          const found = find(path, req.method);
+          if (found instanceof ApiError) return found;
+          known = found;
+          return found.gone(options.services.now()) ?? found;
+        },
         access: (found) => ({ requirements: found.operation.analysis.requirements, what: found.what, usageName: found.id }),
         parameters: (found) => checkParams(found.route.params, query),
       });
-      for (const [name, value] of Object.entries(outcome.headers)) res.setHeader(name, value);
+      for (const [name, value] of Object.entries({ ...known?.headers, ...outcome.headers })) res.setHeader(name, value);
       if (!outcome.admitted) return sendError(res, variant, outcome.error, head);
       const { target: prepared, params, principal } = outcome;
       // 6. Execution, or the answer already computed for the same data and parameters
@@ -104,5 +130,13 @@ export function createFacadeHandler(options: FacadeOptions) {
     } catch (error) {
       sendError(res, variant, classify('rest', error), head);
     }
-  };
+  }
+
+  const operations = [...routes.values()].map((prepared) => prepared.published);
+  return Object.assign(handle, {
+    /** Route path -> its operation, as published. */
+    operations: Object.fromEntries([...routes].map(([path, prepared]) => [path, prepared.published])) as Record<string, RouteOperation>,
+    /** Serves them at /graphql/operations/<Name>.graphql. */
+    documents: createOperationDocuments(operations),
+  });
 }

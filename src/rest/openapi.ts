@@ -5,6 +5,9 @@
  */
 import { z } from 'zod';
 import { ERROR_TYPES } from '../edge/errors.js';
+import type { Deprecation, Deprecations } from './deprecations.js';
+import { routeIdOf } from './route-table.js';
+import type { RouteOperation } from './operation-documents.js';
 import type { ParamSpec } from './params.js';
 import type { RouteDefinition } from './route-table.js';
 import { WEBHOOK_DELIVERY_NOTES, type WebhookEventDeclarations } from './webhook-events.js';
@@ -23,6 +26,19 @@ interface OpenApiOptions {
   planByPath?: Record<string, string>;
   /** Events the service sends to its users' endpoints: the 3.1 `webhooks` section. */
   webhooks?: WebhookEventDeclarations | undefined;
+  /** Route path -> the GraphQL operation it runs, as served: each operation's `x-graphql-operation`. */
+  operations?: Record<string, RouteOperation>;
+  /** Routes declared deprecated, by route id (`A GET /api/v1/brief`); with `enforceSunset`, a 410 past the sunset. */
+  deprecations?: Deprecations;
+  enforceSunset?: boolean;
+}
+
+/** What the route table cannot say about one route: its operation and its deprecation. */
+interface RouteExtras {
+  plan?: string | undefined;
+  operation?: RouteOperation | undefined;
+  deprecation?: Deprecation | undefined;
+  enforceSunset?: boolean | undefined;
 }
 
 type Json = Record<string, unknown>;
@@ -124,34 +140,82 @@ function withoutBodies(responses: Json): Json {
   );
 }
 
-function operationsOf(route: RouteDefinition, plan: string | undefined): Json {
+/** The sentence a deprecated operation's description ends with. */
+function deprecationNote(deprecation: Deprecation, operation: RouteOperation | undefined, enforceSunset: boolean | undefined): string {
+  const day = (date: Date) => date.toISOString().replace('T00:00:00.000Z', '').replace('.000Z', 'Z');
+  return [
+    `**Deprecated** since ${day(deprecation.deprecated)}`,
+    deprecation.sunset ? `; sunset ${day(deprecation.sunset)}${enforceSunset ? ', after which it answers 410 Gone' : ''}` : '',
+    operation ? `. Move to its GraphQL operation \`${operation.name}\` (\`${operation.href}\`) on \`/graphql\`` : '',
+    deprecation.link ? `. See ${deprecation.link}` : '',
+    '.',
+  ].join('');
+}
+
+/** Headers of a route's own answers (200, 304): its operation, and its deprecation. */
+function routeHeaders(operation: RouteOperation | undefined, deprecation: Deprecation | undefined): Json {
+  return {
+    ...(operation
+      ? { 'X-GraphQL-Operation': { description: 'The GraphQL operation that produced the answer.', schema: { type: 'string', const: operation.name } } }
+      : {}),
+    ...(deprecation
+      ? {
+          Deprecation: { description: 'RFC 9745: when the route was deprecated, `@<Unix epoch seconds>`.', schema: { type: 'string', pattern: '^@-?[0-9]+$' } },
+          ...(deprecation.sunset ? { Sunset: { description: 'RFC 8594: when the route stops answering, an HTTP-date.', schema: { type: 'string' } } } : {}),
+          Link: {
+            description: 'RFC 8288: `rel="successor-version"` (the GraphQL operation), `rel="deprecation"` and `rel="sunset"` (the operator\'s page).',
+            schema: { type: 'string' },
+          },
+        }
+      : {}),
+  };
+}
+
+function operationsOf(route: RouteDefinition, extras: RouteExtras): Json {
+  const { plan, operation, deprecation } = extras;
   const errors = Object.entries(OPERATION_ERRORS)
     // Without parameters there is nothing to refuse with a 400 (D6 ignores unknown ones).
     .filter(([status]) => status !== '400' || route.params.length > 0)
     .map(([status, { name }]) => [status, ref('responses', name)]);
   // Routes over shared data are cached: a strong ETag, and 304 for a matching If-None-Match.
   const cacheHeaders = route.cache ? { ETag: ref('headers', 'ETag'), 'Cache-Control': ref('headers', 'Cache-Control') } : {};
+  const ownHeaders = routeHeaders(operation, deprecation);
   const responses: Json = {
     200: {
       description: 'OK',
-      headers: { ...rateHeaderRefs(), ...cacheHeaders },
+      headers: { ...rateHeaderRefs(), ...cacheHeaders, ...ownHeaders },
       content: { 'application/json': { schema: jsonSchemaOf(route.responseSchema, 'output') } },
     },
     ...(route.cache
-      ? { 304: { description: 'Not modified: the answer is the one whose ETag was sent in If-None-Match.', headers: { ...rateHeaderRefs(), ...cacheHeaders } } }
+      ? {
+          304: {
+            description: 'Not modified: the answer is the one whose ETag was sent in If-None-Match.',
+            headers: { ...rateHeaderRefs(), ...cacheHeaders, ...ownHeaders },
+          },
+        }
       : {}),
     ...Object.fromEntries(errors),
+    ...(deprecation?.sunset && extras.enforceSunset ? { 410: ref('responses', 'Gone') } : {}),
   };
   const parameters = [...route.params.map(parameterOf), ...(route.cache ? [ref('parameters', 'IfNoneMatch')] : [])];
-  const description = plan === undefined ? route.description : `${route.description}\n\n**Plans:** ${plan}`;
+  const description = [
+    route.description,
+    ...(plan === undefined ? [] : [`**Plans:** ${plan}`]),
+    ...(deprecation ? [deprecationNote(deprecation, operation, extras.enforceSunset)] : []),
+  ].join('\n\n');
+  const common = {
+    ...(deprecation ? { deprecated: true } : {}),
+    ...(operation ? { 'x-graphql-operation': operation } : {}),
+  };
   return {
-    get: { operationId: operationIdOf(route.path), summary: route.summary, description, parameters, responses },
+    get: { operationId: operationIdOf(route.path), summary: route.summary, description, parameters, responses, ...common },
     head: {
       operationId: operationIdOf(route.path).replace(/^get/, 'head'),
       summary: `${route.summary} (headers only)`,
       description: 'As GET, without a body: the same checks, quota and headers.',
       parameters,
       responses: withoutBodies(responses),
+      ...common,
     },
   };
 }
@@ -216,7 +280,7 @@ function errorsDescription(variant: Variant): string {
     `${VARIANT_NOTES[variant].envelope} Timestamps are ISO 8601 UTC with milliseconds; dates are \`YYYY-MM-DD\` (UTC).`,
     `Every error is \`{"${key}": false, "error": {"code": <HTTP status>, "type": "<type>", "message": "<text>"}}\`. ` +
       'Checks run in this order and the first failure answers: key (401), path (404; another method than GET or HEAD: ' +
-      '405 with `Allow: GET, HEAD`), plan (403), quota (429), parameters (400). Unknown query parameters are ignored.',
+      '405 with `Allow: GET, HEAD`; a route retired at its sunset: 410), plan (403), quota (429), parameters (400). Unknown query parameters are ignored.',
   ].join('\n\n');
 }
 
@@ -225,7 +289,7 @@ function quotasDescription(variant: Variant): string {
   return (
     `Rate limit exceeded: wait \`Retry-After\` seconds. ${VARIANT_NOTES[variant].quotas} Quotas belong to the account (shared by its keys), ` +
     'in fixed windows aligned to the UTC clock (the minute at second 0, the day at 00:00 UTC). Answers 200 and 400 spend one unit; ' +
-    '401, 403, 404, 405 and 429 spend none. Limited plans get `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` ' +
+    '401, 403, 404, 405, 410 and 429 spend none. Limited plans get `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` ' +
     '(Unix epoch seconds) for the binding window, the one with the fewest units left.'
   );
 }
@@ -269,7 +333,12 @@ export function buildOpenApiDocument(options: OpenApiOptions): object {
 
   const paths: Json = {};
   for (const route of options.routes) {
-    paths[`${API_PREFIX}${route.path}`] = operationsOf(route, options.planByPath?.[route.path]);
+    paths[`${API_PREFIX}${route.path}`] = operationsOf(route, {
+      plan: options.planByPath?.[route.path],
+      operation: options.operations?.[route.path],
+      deprecation: options.deprecations?.[routeIdOf(variant, route.path)],
+      enforceSunset: options.enforceSunset,
+    });
   }
 
   const responses: Json = {};
@@ -279,6 +348,11 @@ export function buildOpenApiDocument(options: OpenApiOptions): object {
     const headers = code === 400 ? rateHeaders : code === 429 ? { ...rateHeaders, ...retryAfter } : code === 503 ? retryAfter : undefined;
     responses[name] = errorResponse(variant, code, text, headers, code === 429 ? quotasDescription(variant) : text);
   }
+  responses.Gone = errorResponse(
+    variant,
+    410,
+    'Gone: the route was retired at its sunset (the `Sunset` header); its GraphQL operation answers the same on /graphql.',
+  );
   responses.MethodNotAllowed = errorResponse(variant, 405, 'Method not allowed: only GET and HEAD.', {
     Allow: { description: 'Always `GET, HEAD`.', schema: { type: 'string', const: 'GET, HEAD' } },
   });

@@ -53,6 +53,15 @@ it('a WEBHOOK_ALLOWED_NETWORKS entry that is not a CIDR, or a WEBHOOK_ALLOW_HTTP
   expect(await refused('start', { WEBHOOK_ALLOW_HTTP: 'yes' })).toMatch(/WEBHOOK_ALLOW_HTTP/);
 });
 
+it('a LEGACY_DEPRECATIONS entry naming no route, or with its sunset before its deprecation', async () => {
+  expect(await refused('start', { LEGACY_DEPRECATIONS: '{"A GET /api/v1/brif": {"deprecated": "2026-01-01"}}' })).toMatch(
+    /LEGACY_DEPRECATIONS\["A GET \/api\/v1\/brif"\]: no such route; routes are "A GET \/api\/v1\/markets"/,
+  );
+  expect(await refused('start', { LEGACY_DEPRECATIONS: '{"B GET /api/v1/alerts": {"deprecated": "2026-06-01", "sunset": "2026-01-01"}}' })).toMatch(
+    /LEGACY_DEPRECATIONS\["B GET \/api\/v1\/alerts"\]\.sunset: sunset is before deprecated/,
+  );
+});
+
 withPostgres('a PostgreSQL database that does not exist, without echoing the URL', async () => {
   const url = new URL(PG_ADMIN_URL);
   url.pathname = '/mgw_no_such_database';
