@@ -9,26 +9,10 @@ import { hashApiKey } from '../../src/auth/api-key.js';
 import { createStore, openStore } from '../../src/store/index.js';
 import { CLI_MAIN, REPO_ROOT, runCli } from '../support/cli.js';
 import { spawnService } from '../support/child-service.js';
-import { createPgSchema, postgresAvailable, tempDataDir } from '../support/engines.js';
+import { postgresAvailable, PROCESS_ENGINES } from '../support/engines.js';
 
 const pg = await postgresAvailable();
 const DAY_LIMIT = 50;
-
-interface Engine {
-  name: string;
-  env(): Promise<{ env: Record<string, string>; drop(): Promise<void> }>;
-}
-
-const ENGINES: Engine[] = [
-  { name: 'SQLite', env: async () => ({ env: { DATA_DIR: tempDataDir() }, drop: async () => undefined }) },
-  {
-    name: 'PostgreSQL',
-    env: async () => {
-      const schema = await createPgSchema();
-      return { env: { DATA_DIR: tempDataDir(), DATABASE_URL: schema.url }, drop: () => schema.drop() };
-    },
-  },
-];
 
 /** Starts `keys create` processes and SIGKILLs the rest as soon as `killAfter` have printed their key. */
 async function createKeysUntilKilled(env: Record<string, string>, count: number, killAfter: number): Promise<string[]> {
@@ -66,7 +50,7 @@ const gql = (base: string, key: string, query: string, variables?: object) =>
     body: JSON.stringify({ query, variables }),
   });
 
-describe.each(ENGINES)('kill -9 on $name', (engine) => {
+describe.each(PROCESS_ENGINES)('kill -9 on $name', (engine) => {
   const run = engine.name === 'PostgreSQL' && !pg ? it.skip : it;
 
   run(

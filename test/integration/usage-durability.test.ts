@@ -6,24 +6,13 @@
 import { createStore, openStore } from '../../src/store/index.js';
 import { runCli } from '../support/cli.js';
 import { spawnService } from '../support/child-service.js';
-import { createPgSchema, postgresAvailable, tempDataDir } from '../support/engines.js';
+import { postgresAvailable, PROCESS_ENGINES } from '../support/engines.js';
 import { within } from '../support/wait.js';
 
 const pg = await postgresAvailable();
 const FLUSH_MS = 250;
 
-const ENGINES = [
-  { name: 'SQLite', env: async () => ({ env: { DATA_DIR: tempDataDir() }, drop: async () => undefined }) },
-  {
-    name: 'PostgreSQL',
-    env: async () => {
-      const schema = await createPgSchema();
-      return { env: { DATA_DIR: tempDataDir(), DATABASE_URL: schema.url }, drop: () => schema.drop() };
-    },
-  },
-];
-
-describe.each(ENGINES)('usage records on $name', (engine) => {
+describe.each(PROCESS_ENGINES)('usage records on $name', (engine) => {
   const run = engine.name === 'PostgreSQL' && !pg ? it.skip : it;
 
   run(

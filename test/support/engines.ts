@@ -85,3 +85,21 @@ export async function availableEngines(): Promise<EngineTarget[]> {
   const pgOk = await postgresAvailable();
   return ENGINES.filter((e) => e.name === 'sqlite' || pgOk);
 }
+
+/** A store for a service in a child process: its environment, and how to drop it. */
+export interface ProcessEngine {
+  name: 'SQLite' | 'PostgreSQL';
+  env(): Promise<{ env: Record<string, string>; drop(): Promise<void> }>;
+}
+
+/** The engines as the environment of `market-gateway start` in a child process (kill -9, restarts). */
+export const PROCESS_ENGINES: ProcessEngine[] = [
+  { name: 'SQLite', env: async () => ({ env: { DATA_DIR: tempDataDir() }, drop: async () => undefined }) },
+  {
+    name: 'PostgreSQL',
+    env: async () => {
+      const schema = await createPgSchema();
+      return { env: { DATA_DIR: tempDataDir(), DATABASE_URL: schema.url }, drop: () => schema.drop() };
+    },
+  },
+];

@@ -6,22 +6,11 @@
 import { Webhook } from 'standardwebhooks';
 import { type ChildService, spawnService } from '../support/child-service.js';
 import { runCli } from '../support/cli.js';
-import { createPgSchema, postgresAvailable, tempDataDir } from '../support/engines.js';
+import { postgresAvailable, PROCESS_ENGINES, tempDataDir } from '../support/engines.js';
 import { within } from '../support/wait.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 const pg = await postgresAvailable();
-
-const ENGINES = [
-  { name: 'SQLite', env: async () => ({ env: { DATA_DIR: tempDataDir() }, drop: async () => undefined }) },
-  {
-    name: 'PostgreSQL',
-    env: async () => {
-      const schema = await createPgSchema();
-      return { env: { DATA_DIR: tempDataDir(), DATABASE_URL: schema.url }, drop: () => schema.drop() };
-    },
-  },
-];
 
 const WEBHOOK_ENV = { WEBHOOK_ALLOW_HTTP: '1', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8', WEBHOOK_POLL_MS: '100', DEMO_TICK_MS: '200' };
 
@@ -53,7 +42,7 @@ async function alertsThatTrigger(base: string, key: string, count: number): Prom
   }
 }
 
-describe.each(ENGINES)('webhooks and kill -9 on $name', (engine) => {
+describe.each(PROCESS_ENGINES)('webhooks and kill -9 on $name', (engine) => {
   const run = engine.name === 'PostgreSQL' && !pg ? it.skip : it;
 
   run(
@@ -103,7 +92,7 @@ describe.each(ENGINES)('webhooks and kill -9 on $name', (engine) => {
 (pg ? it : it.skip)(
   'two instances on one PostgreSQL send each event once (the one holding the jobs lease delivers)',
   async () => {
-    const { env: base, drop } = await ENGINES[1]!.env();
+    const { env: base, drop } = await PROCESS_ENGINES[1]!.env();
     const env = { ...base, ...WEBHOOK_ENV };
     const receiver = await startWebhookReceiver([{ status: 200 }]);
     const services: ChildService[] = [];
