@@ -1,11 +1,15 @@
 import type { StoreConnection } from './database.js';
 import { createAccountRepository } from './accounts.js';
+import { createActivityRepository } from './activity.js';
 import { createMarketRepository } from './markets.js';
+import { createOneTimeTokenRepository } from './one-time-tokens.js';
 import { createPredictionRepository } from './prediction.js';
 import { createPriceAlertRepository } from './price-alerts.js';
 import { createQuotaDayRepository } from './quota-days.js';
+import { createSessionRepository } from './sessions.js';
 import { createTrustedDocumentRepository } from './trusted-documents.js';
 import { createUsageRepository } from './usage.js';
+import { createUserRepository } from './users.js';
 import { createWebhookRepository } from './webhooks.js';
 
 export { openStore, type StoreConnection } from './database.js';
@@ -22,6 +26,10 @@ export function createStore(connection: StoreConnection) {
     webhooks: createWebhookRepository(connection.db),
     trustedDocuments: createTrustedDocumentRepository(connection.db),
     usage: createUsageRepository(connection.db),
+    users: createUserRepository(connection.db),
+    sessions: createSessionRepository(connection.db),
+    oneTimeTokens: createOneTimeTokenRepository(connection.db),
+    activity: createActivityRepository(connection.db),
   };
 }
 

@@ -368,6 +368,79 @@ const usageDays: Migration = {
   },
 };
 
+/**
+ * The account dashboard (issue 26): people who sign in (one per account), their server-side
+ * sessions, one-time links (invitations, password resets, email verification), recovery codes for
+ * two-factor sign-in, and each account's activity log. Accounts may be disabled, and `changed_at`
+ * (bumped by a plan change or a disable) tells running servers to re-read the account's keys; keys
+ * may expire.
+ */
+const accountDashboard = (engine: Engine): Migration => ({
+  async up(db: Kysely<unknown>) {
+    const [serialType, serial] = serialColumn(engine);
+    await db.schema.alterTable('accounts').addColumn('disabled_at', 'bigint').execute();
+    await db.schema
+      .alterTable('accounts')
+      .addColumn('changed_at', 'bigint', (c) => c.notNull().defaultTo(0))
+      .execute();
+    await db.schema.createIndex('accounts_changed_at').on('accounts').column('changed_at').execute();
+    await db.schema.alterTable('api_keys').addColumn('expires_at', 'bigint').execute();
+    await db.schema
+      .createTable('users')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('account_id', 'text', (c) => c.notNull().unique().references('accounts.id'))
+      .addColumn('email', 'text', (c) => c.notNull().unique())
+      .addColumn('password_hash', 'text', (c) => c.notNull())
+      .addColumn('email_verified_at', 'bigint')
+      .addColumn('totp_secret', 'text')
+      .addColumn('totp_enabled_at', 'bigint')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('password_changed_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('recovery_codes')
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+      .addColumn('code_hash', 'text', (c) => c.notNull())
+      .addColumn('used_at', 'bigint')
+      .addPrimaryKeyConstraint('recovery_codes_pk', ['user_id', 'code_hash'])
+      .execute();
+    await db.schema
+      .createTable('sessions')
+      .addColumn('id_hash', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+      .addColumn('stage', 'text', (c) => c.notNull())
+      .addColumn('csrf_token', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('last_seen_at', 'bigint', (c) => c.notNull())
+      .addColumn('expires_at', 'bigint', (c) => c.notNull())
+      .addColumn('ended_at', 'bigint')
+      .addColumn('client_address', 'text', (c) => c.notNull())
+      .addColumn('user_agent', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('sessions_user').on('sessions').column('user_id').execute();
+    await db.schema
+      .createTable('one_time_tokens')
+      .addColumn('token_hash', 'text', (c) => c.primaryKey())
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('email', 'text', (c) => c.notNull())
+      .addColumn('account_id', 'text')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('expires_at', 'bigint', (c) => c.notNull())
+      .addColumn('used_at', 'bigint')
+      .execute();
+    await db.schema
+      .createTable('account_activity')
+      .addColumn('id', serialType as 'integer', serial)
+      .addColumn('account_id', 'text', (c) => c.notNull())
+      .addColumn('at', 'bigint', (c) => c.notNull())
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('detail', 'text', (c) => c.notNull())
+      .addColumn('client_address', 'text')
+      .execute();
+    await db.schema.createIndex('account_activity_account').on('account_activity').columns(['account_id', 'at']).execute();
+  },
+});
+
 /** Ordered by name; never edit a migration that has shipped, add a new one. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -382,6 +455,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0009_trusted_documents': trustedDocuments,
     '0010_key_any_operation': keyAnyOperation,
     '0011_usage_days': usageDays,
+    '0012_account_dashboard': accountDashboard(engine),
   };
 }
 

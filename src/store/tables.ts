@@ -9,6 +9,10 @@ export interface AccountsTable {
   created_at: number;
   /** Bumped with every change to the account's price alerts (a cache key). */
   alerts_version: Generated<number>;
+  /** Set while the account is disabled: its keys are refused, its sessions ended. */
+  disabled_at: number | null;
+  /** When its plans or status last changed: running servers re-read its keys (0: never). */
+  changed_at: Generated<number>;
 }
 
 export interface ApiKeysTable {
@@ -23,6 +27,8 @@ export interface ApiKeysTable {
   revoked_at: number | null;
   /** 1: exempt from trusted-document enforcement (may send any operation); 0 by default. */
   any_operation: Generated<number>;
+  /** From then on the key is refused; null: it does not expire. */
+  expires_at: number | null;
 }
 
 export interface MarketsTable {
@@ -209,6 +215,68 @@ export interface UsageDaysTable {
   last_at: number;
 }
 
+/** A person who signs in to the account dashboard: one per account. */
+export interface UsersTable {
+  id: string;
+  account_id: string;
+  /** Lower case. */
+  email: string;
+  /** argon2id, PHC string. */
+  password_hash: string;
+  email_verified_at: number | null;
+  /** Base32 TOTP secret, set during setup; two-factor is on once `totp_enabled_at` is set. */
+  totp_secret: string | null;
+  totp_enabled_at: number | null;
+  created_at: number;
+  password_changed_at: number;
+}
+
+export interface RecoveryCodesTable {
+  user_id: string;
+  /** SHA-256 of the code, hex. */
+  code_hash: string;
+  used_at: number | null;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the session id in the cookie, hex: the id itself is never stored. */
+  id_hash: string;
+  user_id: string;
+  /** `signed_in`, or `second_factor` while the authentication code is awaited. */
+  stage: string;
+  csrf_token: string;
+  created_at: number;
+  last_seen_at: number;
+  /** The absolute timeout. */
+  expires_at: number;
+  ended_at: number | null;
+  client_address: string;
+  user_agent: string;
+}
+
+export interface OneTimeTokensTable {
+  /** SHA-256 of the token in the link, hex. */
+  token_hash: string;
+  /** `invite`, `reset` or `verify`. */
+  kind: string;
+  email: string;
+  /** An invitation's account (one made by `keys create`), else null. */
+  account_id: string | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface AccountActivityTable {
+  id: Generated<number>;
+  account_id: string;
+  at: number;
+  /** `sign_in`, `sign_in_failed`, `key_created`, ... */
+  kind: string;
+  detail: string;
+  client_address: string | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -224,6 +292,11 @@ export interface Database {
   morning_briefs: MorningBriefsTable;
   quota_days: QuotaDaysTable;
   usage_days: UsageDaysTable;
+  users: UsersTable;
+  recovery_codes: RecoveryCodesTable;
+  sessions: SessionsTable;
+  one_time_tokens: OneTimeTokensTable;
+  account_activity: AccountActivityTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;

@@ -1,0 +1,133 @@
+/** People who sign in to the account dashboard (one per account), and their recovery codes. */
+import type { Kysely, Selectable } from 'kysely';
+import { newId } from '../domain/ids.js';
+import type { Database, UsersTable } from './tables.js';
+
+export interface User {
+  id: string;
+  accountId: string;
+  email: string;
+  passwordHash: string;
+  emailVerifiedAt: number | null;
+  totpSecret: string | null;
+  totpEnabledAt: number | null;
+  createdAt: number;
+  passwordChangedAt: number;
+}
+
+const toUser = (row: Selectable<UsersTable>): User => ({
+  id: row.id,
+  accountId: row.account_id,
+  email: row.email,
+  passwordHash: row.password_hash,
+  emailVerifiedAt: row.email_verified_at,
+  totpSecret: row.totp_secret,
+  totpEnabledAt: row.totp_enabled_at,
+  createdAt: row.created_at,
+  passwordChangedAt: row.password_changed_at,
+});
+
+/** Emails are compared in lower case, as they are stored. */
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+export function createUserRepository(db: Kysely<Database>) {
+  const byColumn = async (column: 'id' | 'email' | 'account_id', value: string) => {
+    const row = await db.selectFrom('users').selectAll().where(column, '=', value).executeTakeFirst();
+    return row ? toUser(row) : undefined;
+  };
+
+  return {
+    findById: (id: string) => byColumn('id', id),
+    findByEmail: (email: string) => byColumn('email', normalizeEmail(email)),
+    findByAccount: (accountId: string) => byColumn('account_id', accountId),
+
+    /** The sign-in of an existing account; undefined when the email is taken (the unique index decides). */
+    async create(input: { accountId: string; email: string; passwordHash: string; now: number; verified?: boolean }): Promise<User | undefined> {
+      const user: User = {
+        id: newId('user'),
+        accountId: input.accountId,
+        email: normalizeEmail(input.email),
+        passwordHash: input.passwordHash,
+        emailVerifiedAt: input.verified ? input.now : null,
+        totpSecret: null,
+        totpEnabledAt: null,
+        createdAt: input.now,
+        passwordChangedAt: input.now,
+      };
+      const inserted = await db
+        .insertInto('users')
+        .values({
+          id: user.id,
+          account_id: user.accountId,
+          email: user.email,
+          password_hash: user.passwordHash,
+          email_verified_at: user.emailVerifiedAt,
+          totp_secret: null,
+          totp_enabled_at: null,
+          created_at: user.createdAt,
+          password_changed_at: user.passwordChangedAt,
+        })
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirst();
+      return Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0 ? user : undefined;
+    },
+
+    async setPassword(userId: string, passwordHash: string, now: number): Promise<void> {
+      await db.updateTable('users').set({ password_hash: passwordHash, password_changed_at: now }).where('id', '=', userId).execute();
+    },
+
+    async markVerified(userId: string, now: number): Promise<void> {
+      await db.updateTable('users').set({ email_verified_at: now }).where('id', '=', userId).where('email_verified_at', 'is', null).execute();
+    },
+
+    /** Stores a secret being set up (two-factor stays off until `enableTotp`). */
+    async setPendingTotp(userId: string, secret: string): Promise<void> {
+      await db.updateTable('users').set({ totp_secret: secret, totp_enabled_at: null }).where('id', '=', userId).execute();
+    },
+
+    /** Turns two-factor on and replaces the recovery codes, in one transaction. */
+    async enableTotp(userId: string, recoveryCodeHashes: readonly string[], now: number): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('users').set({ totp_enabled_at: now }).where('id', '=', userId).execute();
+        await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+        if (recoveryCodeHashes.length > 0) {
+          await trx
+            .insertInto('recovery_codes')
+            .values(recoveryCodeHashes.map((code_hash) => ({ user_id: userId, code_hash, used_at: null })))
+            .execute();
+        }
+      });
+    },
+
+    async disableTotp(userId: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('users').set({ totp_secret: null, totp_enabled_at: null }).where('id', '=', userId).execute();
+        await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+      });
+    },
+
+    /** Uses a recovery code once; false when it is unknown or used already. */
+    async useRecoveryCode(userId: string, codeHash: string, now: number): Promise<boolean> {
+      const result = await db
+        .updateTable('recovery_codes')
+        .set({ used_at: now })
+        .where('user_id', '=', userId)
+        .where('code_hash', '=', codeHash)
+        .where('used_at', 'is', null)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    async unusedRecoveryCodes(userId: string): Promise<number> {
+      const row = await db
+        .selectFrom('recovery_codes')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', userId)
+        .where('used_at', 'is', null)
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
+  };
+}
+
+export type UserRepository = ReturnType<typeof createUserRepository>;
