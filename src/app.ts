@@ -6,6 +6,7 @@
 import type { Logger } from 'pino';
 import { createBriefService } from './analytics/brief-service.js';
 import { buildAccess } from './composition/access.js';
+import { buildPortal } from './composition/portal.js';
 import { buildCoordination } from './composition/coordination.js';
 import { buildGraphQL } from './composition/graphql.js';
 import { buildReadiness } from './composition/health.js';
@@ -64,7 +65,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const services: GraphQLServices = { store, markets, briefs, predictions, morningBriefs: jobs.morningBriefs, webhooks, live, accountAlerts, now };
   const graphql = await buildGraphQL({ config, authenticator: access.authenticator, services, metrics, classify, logger });
   const ready = buildReadiness({ stores, markets, predictions, liveFeeds: jobs.liveFeeds, now, degraded, dataDir: stores.pgUrl ? undefined : config.dataDir });
-  const apps = buildVariantApps({ edges: access.edges, graphql, services, ready, metrics, classify, logger, legacy: config.legacy });
+  const portal = buildPortal({ config, stores, classify, logger, now });
+  const apps = buildVariantApps({ edges: access.edges, graphql, services, ready, metrics, classify, logger, legacy: config.legacy, portal: portal.handlerFor });
 
   return {
     logger,
@@ -83,6 +85,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
     /** The webhook delivery worker (runs with the jobs). */
     webhookWorker: jobs.webhooks,
     sharedQuota: access.sharedQuota,
+    /** The account dashboard's sign-in rules (invitations and reset links for the CLI's tests). */
+    dashboardAccounts: portal.accounts,
     /** Usage records of this process (undefined with USAGE_RECORDING=off): flush() writes what it counted. */
     usage: access.usage,
     redis: stores.redis,
@@ -105,6 +109,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       jobs.close();
       await graphql.stop();
       await access.stop();
+      portal.close();
       await stores.close();
     },
   };

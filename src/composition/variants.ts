@@ -1,5 +1,5 @@
 /** The two listeners, built from one table: each variant's routes, its OpenAPI document, its edge. */
-import type { GatewayApp } from '../http/http-server.js';
+import type { GatewayApp, GatewayRoute } from '../http/http-server.js';
 import type { Logger } from 'pino';
 import type { Variant } from '../domain/variant.js';
 import type { Config } from '../config/config.js';
@@ -43,9 +43,11 @@ interface VariantDeps {
   classify: Classify;
   logger: Logger;
   legacy: Config['legacy'];
+  /** The account dashboard at /account, one handler per listener. */
+  portal: (variant: Variant) => GatewayRoute;
 }
 
-export function buildVariantApps({ edges, graphql, services, ready, metrics, classify, logger, legacy }: VariantDeps): Record<Variant, GatewayApp> {
+export function buildVariantApps({ edges, graphql, services, ready, metrics, classify, logger, legacy, portal }: VariantDeps): Record<Variant, GatewayApp> {
   const httpMetrics = createHttpMetrics(
     metrics.registry,
     VARIANTS.flatMap((v) => v.routes.map((r) => r.path)),
@@ -57,6 +59,7 @@ export function buildVariantApps({ edges, graphql, services, ready, metrics, cla
       variant,
       facade,
       operationDocuments: facade.documents,
+      portal: portal(variant),
       graphql: graphql.handlerFor(edge),
       subscriptions: graphql.subscriptionsFor(edge),
       explorer: graphql.introspection,

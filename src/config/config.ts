@@ -1,7 +1,7 @@
 /** Configuration from the environment, validated once at start (a bad value stops start-up with a clear message). */
 import path from 'node:path';
 import { z } from 'zod';
-import { DAY_MS } from '../domain/time.js';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../domain/time.js';
 import { TRUSTED_DOCUMENTS_MODES, type TrustedDocumentsMode } from '../graphql/catalogue/trusted-documents.js';
 import { PlanLimitOverridesSchema, resolvePlanLimits, type PlanLimitTable } from '../quota/plans.js';
 import { type Deprecations, deprecationsSchema } from '../rest/deprecations.js';
@@ -103,6 +103,24 @@ const EnvSchema = z.object({
   USAGE_FLUSH_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   /** How long usage records are kept, in days. */
   USAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(400),
+  /** Who may create a dashboard account: anyone (`open`), with an invitation link (`invite`), nobody (`closed`). */
+  PORTAL_SIGNUP: z.enum(['open', 'invite', 'closed']).default('open'),
+  /** The dashboard's address as people reach it (links in mail and from the CLI); https makes its cookie Secure. */
+  PORTAL_PUBLIC_URL: z
+    .url()
+    .refine((url) => /^https?:\/\//i.test(url), 'an http:// or https:// URL')
+    .optional(),
+  /** Where a customer gets the Pro plan of variant B; unset: the page says to ask the operator. */
+  PORTAL_UPGRADE_URL: z.url().optional(),
+  /** A session ends after this long without a request, and after the absolute timeout whatever happens. */
+  PORTAL_IDLE_MINUTES: z.coerce.number().int().min(1).max(1_440).default(30),
+  PORTAL_SESSION_HOURS: z.coerce.number().int().min(1).max(720).default(12),
+  /** Mail for password resets and email verification (smtp:// or smtps://user:pass@host:port); unset: no mail, links from the CLI. */
+  SMTP_URL: z
+    .url()
+    .refine((url) => /^smtps?:\/\//i.test(url), 'an smtp:// or smtps:// URL')
+    .optional(),
+  SMTP_FROM: z.string().min(3).default('market-gateway <no-reply@localhost>'),
   /** REST routes declared deprecated, keyed by route id (`A GET /api/v1/brief`); docs/migration.md. */
   LEGACY_DEPRECATIONS: jsonText.pipe(deprecationsSchema(ROUTE_IDS)).optional(),
   /** `1`: a route past its declared sunset answers 410. */
@@ -133,6 +151,15 @@ export interface Config {
   llm: { baseUrl: string | undefined; model: string; apiKey: string | undefined; timeoutMs: number };
   webhooks: { policy: DestinationPolicy; timeoutMs: number; concurrency: number; perEndpoint: number; pollMs: number; retentionMs: number };
   usage: { recording: boolean; flushMs: number; retentionDays: number };
+  portal: {
+    signup: 'open' | 'invite' | 'closed';
+    publicUrl: string | undefined;
+    upgradeUrl: string | undefined;
+    idleMs: number;
+    absoluteMs: number;
+    smtpUrl: string | undefined;
+    smtpFrom: string;
+  };
   legacy: { deprecations: Deprecations; enforceSunset: boolean };
 }
 
@@ -217,6 +244,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retentionMs: e.WEBHOOK_RETENTION_DAYS * DAY_MS,
     },
     usage: { recording: e.USAGE_RECORDING === 'on', flushMs: e.USAGE_FLUSH_MS, retentionDays: e.USAGE_RETENTION_DAYS },
+    portal: {
+      signup: e.PORTAL_SIGNUP,
+      publicUrl: e.PORTAL_PUBLIC_URL?.replace(/\/+$/, ''),
+      upgradeUrl: e.PORTAL_UPGRADE_URL,
+      idleMs: e.PORTAL_IDLE_MINUTES * MINUTE_MS,
+      absoluteMs: e.PORTAL_SESSION_HOURS * HOUR_MS,
+      smtpUrl: e.SMTP_URL,
+      smtpFrom: e.SMTP_FROM,
+    },
     legacy: { deprecations: e.LEGACY_DEPRECATIONS ?? {}, enforceSunset: e.LEGACY_ENFORCE_SUNSET === '1' },
   };
 }

@@ -76,6 +76,9 @@ export function stampHeaders(req: Pick<IncomingMessage, 'headers'> | undefined):
  * classified once.
  */
 
+/** A route's handler on plain node:http: what it rejects with goes to the pipeline's error renderer. */
+export type GatewayRoute = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
 /** True when the step answered (or will: a promise it started). */
 export type Step = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<void>;
 

@@ -20,7 +20,7 @@ import { sendJson } from '../rest/envelope.js';
 import { OPERATIONS_PATH } from '../rest/operation-documents.js';
 import { docsRouter } from './docs.js';
 import { serveExplorer } from './explorer.js';
-import { answerOnSocket, createPipeline, type GatewayApp, HTTP_LIMITS, type Step, stamp } from './http-server.js';
+import { answerOnSocket, createPipeline, type GatewayApp, type GatewayRoute, HTTP_LIMITS, type Step, stamp } from './http-server.js';
 
 interface VariantAppOptions {
   /** Prometheus registry served at /metrics. */
@@ -33,6 +33,8 @@ interface VariantAppOptions {
   facade: (req: IncomingMessage, res: ServerResponse, url: string) => Promise<void>;
   /** The facade's GraphQL operations at /graphql/operations/<name> (public, like the OpenAPI document). */
   operationDocuments?: (req: IncomingMessage, res: ServerResponse, name: string) => true;
+  /** The account dashboard under /account (its pages set their own CSP). */
+  portal?: GatewayRoute;
   /** /graphql on plain node:http; rejects with an ApiError for a body it cannot read. */
   graphql: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   /** Serve the built-in GraphiQL at /graphiql (outside production, where introspection is on). */
@@ -55,6 +57,7 @@ const API_PREFIX = '/api/v1';
 const OPENAPI_PATH = '/api/v1/openapi.json';
 const GRAPHQL_PATH = '/graphql';
 const SSE_PATH = '/graphql/stream';
+const PORTAL_PATH = '/account';
 const STARTED = Symbol('started');
 
 type Timed = ServerResponse & { [STARTED]?: number };
@@ -138,6 +141,7 @@ export function createVariantApp(options: VariantAppOptions): GatewayApp {
     if (options.subscriptions && path === SSE_PATH) return options.subscriptions.sse(req, res);
     if (options.operationDocuments && path.startsWith(OPERATIONS_PATH)) return options.operationDocuments(req, res, path.slice(OPERATIONS_PATH.length));
     if (path === GRAPHQL_PATH || path.startsWith(`${GRAPHQL_PATH}/`)) return options.graphql(req, res);
+    if (options.portal && (path === PORTAL_PATH || path.startsWith(`${PORTAL_PATH}/`))) return options.portal(req, res);
     if (path === '/health') return constant(res, healthBody);
     if (path === '/ready') {
       return options.ready().then(({ ok, checks, details }) => {

@@ -1,0 +1,42 @@
+/**
+ * The account dashboard's parts: sign-in throttling (in Redis when instances share one), sessions,
+ * mail when SMTP_URL is set, the sign-in rules, and one handler per listener over them.
+ */
+import type { Logger } from 'pino';
+import { createDashboardAccounts, createMailer, createSessionService, createSignInThrottle } from '../accounts/index.js';
+import type { Config } from '../config/config.js';
+import type { Variant } from '../domain/variant.js';
+import type { Classify } from '../edge/classify.js';
+import { PORTAL_PAGES } from '../portal/pages/index.js';
+import { createPortalHandler } from '../portal/portal-handler.js';
+import type { PortalServices } from '../portal/services.js';
+import type { Stores } from './stores.js';
+
+interface PortalDeps {
+  config: Config;
+  stores: Stores;
+  classify: Classify;
+  logger: Logger;
+  now: () => number;
+}
+
+export function buildPortal({ config, stores, classify, logger, now }: PortalDeps) {
+  const { store } = stores;
+  const sessions = createSessionService({ sessions: store.sessions, idleMs: config.portal.idleMs, absoluteMs: config.portal.absoluteMs, now });
+  const mailer = config.portal.smtpUrl ? createMailer(config.portal.smtpUrl, config.portal.smtpFrom) : undefined;
+  const accounts = createDashboardAccounts({
+    store,
+    sessions,
+    throttle: createSignInThrottle(stores.redis),
+    mailer,
+    signup: config.portal.signup,
+    logger,
+    now,
+  });
+  const services: PortalServices = { accounts, sessions, store, publicUrl: config.portal.publicUrl, upgradeUrl: config.portal.upgradeUrl, now };
+  return {
+    accounts,
+    handlerFor: (variant: Variant) => createPortalHandler({ variant, pages: PORTAL_PAGES, services, classify }),
+    close: () => mailer?.close(),
+  };
+}

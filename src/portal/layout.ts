@@ -1,0 +1,73 @@
+/**
+ * The dashboard's page shell: a skip link, the navigation of a signed-in person, one `main` with
+ * the page's h1, and a region where results and errors are announced. No inline script or style:
+ * the CSP allows only the dashboard's own files.
+ */
+import type { Variant } from '../domain/variant.js';
+import { type Html, html } from './html.js';
+
+/** Scripts and styles from this origin only; forms post here only; nothing frames the pages. */
+export const PORTAL_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+export const NAV = [
+  ['keys', 'API keys'],
+  ['usage', 'Usage'],
+  ['alerts', 'Alerts'],
+  ['webhooks', 'Webhooks'],
+  ['security', 'Security'],
+] as const;
+export type Section = (typeof NAV)[number][0];
+
+export interface PageOptions {
+  title: string;
+  variant: Variant;
+  /** The signed-in person, with the token the sign-out form carries; none before sign-in. */
+  signedIn?: { email: string; csrfToken: string; section?: Section };
+  /** A result to announce (role=status), or an error (role=alert). */
+  notice?: string | undefined;
+  error?: string | undefined;
+}
+
+const PRODUCT: Record<Variant, string> = { A: 'market data (variant A)', B: 'prediction markets (variant B)' };
+
+export function page(options: PageOptions, body: Html): Html {
+  const { signedIn } = options;
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${options.title} · market-gateway account</title>
+<link rel="stylesheet" href="/account/assets/portal.css">
+<script src="/account/assets/portal.js" defer></script>
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header>
+<p class="brand">market-gateway <span>account · ${PRODUCT[options.variant]}</span></p>
+${
+  signedIn
+    ? html`<nav aria-label="Account">
+<ul>${NAV.map(([id, label]) => html`<li><a href="/account/${id}"${signedIn.section === id ? html` aria-current="page"` : ''}>${label}</a></li>`)}</ul>
+</nav>
+<form method="post" action="/account/sign-out" class="sign-out">
+<input type="hidden" name="csrf" value="${signedIn.csrfToken}">
+<span>${signedIn.email}</span> <button type="submit">Sign out</button>
+</form>`
+    : ''
+}
+</header>
+<main id="main">
+<h1>${options.title}</h1>
+${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ''}
+${options.notice ? html`<p class="notice" role="status">${options.notice}</p>` : ''}
+${body}
+</main>
+</body>
+</html>
+`;
+}
+
+/** A hidden field with the form's CSRF token. */
+export const csrfField = (token: string) => html`<input type="hidden" name="csrf" value="${token}">`;

@@ -1,0 +1,212 @@
+/**
+ * The account dashboard at /account, a transport like the REST facade: the listener's pipeline
+ * stamps and limits it, then this handler finds the session (the principal here, as a key is
+ * elsewhere), refuses cross-site writes and writes without their CSRF token, and hands the request
+ * to its page. Pages call the same domain rules as the CLI and GraphQL; a domain error is shown on
+ * the page with its status, anything else is classified once like every other answer.
+ */
+import fs from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import getRawBody from 'raw-body';
+import { type ClientInfo, type LiveSession, TooManyAttempts } from '../accounts/index.js';
+import { DomainError } from '../domain/errors.js';
+import type { Variant } from '../domain/variant.js';
+import type { Classify } from '../edge/classify.js';
+import { ApiError, apiErrorFromDomain } from '../edge/errors.js';
+import { FORM_COOKIE, readCookie, SESSION_COOKIE, setCookie } from './cookies.js';
+import { crossSiteReason, ownOrigin } from './cross-site.js';
+import { type Html, html } from './html.js';
+import { page, PORTAL_CSP, type Section } from './layout.js';
+import { newFormToken, sameToken } from './form-token.js';
+import type { PortalServices } from './services.js';
+
+export const PORTAL_PATH = '/account';
+
+/** What a page handler sees of a request. */
+export interface PortalRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  client: ClientInfo;
+  /** A signed-in session (stage `signed_in`); pages marked `signedIn` always have one. */
+  session: LiveSession | undefined;
+  /** A session waiting for its second factor. */
+  pending: LiveSession | undefined;
+  /** The fields of a POST. */
+  form: URLSearchParams;
+  /** The token the forms of a signed-out page carry (double submit with its cookie). */
+  formToken: string;
+  /** Where links point: PORTAL_PUBLIC_URL, else this request's origin. */
+  base: string;
+  services: PortalServices;
+  variant: Variant;
+  /** Sets the session cookie (sign-in, a new id after a password change). */
+  setSession(token: string): void;
+  /** A page of this dashboard around `body`, with the navigation when signed in. */
+  render(title: string, body: Html, extra?: { notice?: string | undefined; error?: string | undefined; section?: Section }): Html;
+}
+
+export type PortalAnswer =
+  | { html: Html; status?: number; headers?: Record<string, string> }
+  | { redirect: string }
+  | { body: string; type: string; filename?: string };
+
+export interface PortalPage {
+  /** Under /account: `sign-in`, `keys`. */
+  path: string;
+  /** Only for a signed-in session (others are sent to sign in). */
+  signedIn: boolean;
+  get(request: PortalRequest, shown?: { error?: string; status?: number }): Promise<PortalAnswer>;
+  post?(request: PortalRequest): Promise<PortalAnswer>;
+}
+
+const ASSETS: Record<string, string> = { 'portal.css': 'text/css; charset=utf-8', 'portal.js': 'text/javascript; charset=utf-8' };
+/** Forms are small; anything larger is not one of ours. */
+const MAX_FORM_BYTES = 64 * 1024;
+
+interface PortalOptions {
+  variant: Variant;
+  pages: readonly PortalPage[];
+  services: PortalServices;
+  classify: Classify;
+}
+
+/** public/portal from src/portal (tsx, tests) and from dist/src/portal (the build). */
+function assetDir(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const fromDist = path.resolve(here, '../../../public/portal');
+  return fs.existsSync(fromDist) ? fromDist : path.resolve(here, '../../public/portal');
+}
+
+export function createPortalHandler(options: PortalOptions) {
+  const { services, variant } = options;
+  const pages = new Map(options.pages.map((p) => [p.path, p]));
+  const dir = assetDir();
+  const assets = new Map(Object.entries(ASSETS).map(([name, type]) => [name, { type, body: fs.readFileSync(path.join(dir, name)) }]));
+  const secure = services.publicUrl?.startsWith('https:') ?? false;
+
+  function send(res: ServerResponse, answer: PortalAnswer): void {
+    res.setHeader('Cache-Control', 'no-store');
+    if ('redirect' in answer) {
+      res.statusCode = 303;
+      res.setHeader('Location', answer.redirect);
+      res.end();
+      return;
+    }
+    if ('html' in answer) {
+      for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
+      res.statusCode = answer.status ?? 200;
+      res.setHeader('Content-Security-Policy', PORTAL_CSP);
+      res.setHeader('Content-Type', 'text/html; charset=utf-8');
+      res.end(res.req.method === 'HEAD' ? undefined : answer.html.text);
+      return;
+    }
+    res.statusCode = 200;
+    res.setHeader('Content-Type', answer.type);
+    if (answer.filename) res.setHeader('Content-Disposition', `attachment; filename="${answer.filename}"`);
+    res.end(answer.body);
+  }
+
+  function serveAsset(req: IncomingMessage, res: ServerResponse, name: string): void {
+    const asset = assets.get(name);
+    if (!asset || (req.method !== 'GET' && req.method !== 'HEAD')) throw new ApiError(404, `no dashboard file ${name}`);
+    res.setHeader('Content-Type', asset.type);
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.end(req.method === 'HEAD' ? undefined : asset.body);
+  }
+
+  async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+    const type = (req.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
+    if (type !== 'application/x-www-form-urlencoded') throw new DomainError('invalid', 'send the form as application/x-www-form-urlencoded');
+    const text = await getRawBody(req, { limit: MAX_FORM_BYTES, encoding: 'utf8' }).catch(() => {
+      throw new DomainError('invalid', 'the form is too large or could not be read');
+    });
+    return new URLSearchParams(text);
+  }
+
+  /** A refusal before any page runs: the reason, its status, a way back. */
+  function refusal(request: PortalRequest, status: number, message: string): PortalAnswer {
+    return { html: request.render('Request refused', html`<p>${message}</p><p><a href="/account">Back to your account</a></p>`), status };
+  }
+
+  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://dashboard');
+    const rest = url.pathname.slice(PORTAL_PATH.length).replace(/^\/+/, '').replace(/\/+$/, '');
+    if (rest.startsWith('assets/')) return serveAsset(req, res, rest.slice('assets/'.length));
+
+    const token = readCookie(req, SESSION_COOKIE);
+    const session = await services.sessions.resolve(token);
+    let formToken = readCookie(req, FORM_COOKIE);
+    if (!formToken) {
+      formToken = newFormToken();
+      setCookie(res, FORM_COOKIE, formToken, { secure });
+    }
+    const request: PortalRequest = {
+      req,
+      res,
+      url,
+      client: { address: req.socket.remoteAddress ?? 'unknown', userAgent: String(req.headers['user-agent'] ?? '') },
+      session: session?.stage === 'signed_in' ? session : undefined,
+      pending: session?.stage === 'second_factor' ? session : undefined,
+      form: new URLSearchParams(),
+      formToken,
+      base: services.publicUrl ?? ownOrigin(req, undefined),
+      services,
+      variant,
+      setSession: (value) => setCookie(res, SESSION_COOKIE, value, { secure }),
+      render: (title, body, extra) =>
+        page(
+          {
+            title,
+            variant,
+            notice: extra?.notice,
+            error: extra?.error,
+            ...(session?.stage === 'signed_in'
+              ? { signedIn: { email: session.email, csrfToken: session.csrfToken, ...(extra?.section ? { section: extra.section } : {}) } }
+              : {}),
+          },
+          body,
+        ),
+    };
+
+    const target = pages.get(rest === '' ? (request.session ? 'keys' : 'sign-in') : rest);
+    if (!target) return send(res, refusal(request, 404, `There is no page /account/${rest}.`));
+    if (target.signedIn && !request.session) return send(res, { redirect: `${PORTAL_PATH}/sign-in` });
+    if (req.method === 'GET' || req.method === 'HEAD') return send(res, await answerOf(target, request, () => target.get(request)));
+    if (req.method !== 'POST' || !target.post) {
+      res.setHeader('Allow', target.post ? 'GET, HEAD, POST' : 'GET, HEAD');
+      return send(res, refusal(request, 405, `${req.method} is not allowed here.`));
+    }
+    // A write: same site only, with its form's token; refused before anything is read or changed.
+    const crossSite = crossSiteReason(req, services.publicUrl);
+    if (crossSite) return send(res, refusal(request, 403, `Refused: this request came from another site (${crossSite}).`));
+    request.form = await readForm(req).catch((error: unknown) => {
+      throw error instanceof DomainError ? apiErrorFromDomain(error) : error;
+    });
+    const expected = request.session?.csrfToken ?? request.pending?.csrfToken ?? formToken;
+    const sent = request.form.get('csrf') ?? '';
+    // Signed-out forms may also carry the form cookie's token (a session may have ended since the page was shown).
+    if (!sameToken(sent, expected) && !(target.signedIn === false && sameToken(sent, formToken))) {
+      return send(res, refusal(request, 403, 'Refused: the form is out of date or did not come from this site. Reload the page and try again.'));
+    }
+    return send(res, await answerOf(target, request, () => target.post!(request)));
+  };
+
+  /** Runs a page; a domain error or a throttle is shown on the page's own form with its status. */
+  async function answerOf(target: PortalPage, request: PortalRequest, run: () => Promise<PortalAnswer>): Promise<PortalAnswer> {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof TooManyAttempts) {
+        const shown = await target.get(request, { error: error.message, status: 429 });
+        return 'html' in shown ? { ...shown, status: 429, headers: { 'Retry-After': String(error.retryAfterSeconds) } } : shown;
+      }
+      if (!(error instanceof DomainError)) throw options.classify('dashboard', error);
+      const status = apiErrorFromDomain(error).status;
+      const shown = await target.get(request, { error: error.message, status });
+      return 'html' in shown ? { ...shown, status } : shown;
+    }
+  }
+}
