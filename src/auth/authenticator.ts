@@ -1,7 +1,9 @@
 /**
  * Resolves an API key to its account without a database round trip in steady state:
- * known keys are cached (bounded TTL), and a poll of recent revocations evicts revoked
- * keys within D2's 2-second bound, also when another process (the CLI) revoked them.
+ * known keys are cached (bounded TTL), and a poll of recent changes evicts revoked keys and the
+ * keys of accounts whose plans or status changed within D2's 2-second bound, also when another
+ * process (the CLI) changed them. Keys of a disabled account, and expired keys, are refused; expiry
+ * is checked on every request, cached or not.
  */
 import { LRUCache } from 'lru-cache';
 import type { Account } from '../domain/account.js';
@@ -17,8 +19,13 @@ export interface Principal {
 
 interface AuthenticatorOptions {
   accounts: AccountRepository;
-  /** How often revocations are polled. */
+  /** How often changes (revocations, plans, disabled accounts) are polled. */
   pollMs: number;
+  /**
+   * The clock keys expire by: the service's (tests inject theirs). The cache's own timing, given to
+   * `authenticate`, stays on the wall clock.
+   */
+  now?: () => number;
   /** Upper bound on how long a cached key is trusted without re-reading it. */
   ttlMs?: number;
   onError?: (error: unknown) => void;
@@ -29,10 +36,13 @@ interface AuthenticatorOptions {
 interface CacheEntry {
   principal: Principal;
   keyHash: string;
-  expiresAt: number;
+  /** Until when the entry is trusted without re-reading the key. */
+  freshUntil: number;
+  /** When the key itself expires; null: never. */
+  keyExpiresAt: number | null;
 }
 
-/** A revocation poll re-reads this far back, so clock skew between writers cannot hide one. */
+/** A poll re-reads this far back, so clock skew between writers cannot hide a change. */
 const REVOCATION_OVERLAP_MS = 10_000;
 const NEGATIVE_TTL_MS = 1_000;
 /**
@@ -52,6 +62,8 @@ const SLOW_LOOKUP_MS = 250;
 
 export function createAuthenticator(options: AuthenticatorOptions) {
   const ttlMs = options.ttlMs ?? 60_000;
+  const clock = options.now ?? Date.now;
+  const expired = (keyExpiresAt: number | null) => keyExpiresAt !== null && clock() >= keyExpiresAt;
   const known = new LRUCache<string, CacheEntry>({ max: MAX_ENTRIES });
   /** Key hash -> until when it is known not to work. */
   const unknown = new LRUCache<string, number>({ max: MAX_UNKNOWN });
@@ -62,12 +74,14 @@ export function createAuthenticator(options: AuthenticatorOptions) {
   /** When a lookup last failed: a known key does not wait on a store that is down. */
   let storeFailedAt = -Infinity;
 
-  async function pollRevocations(): Promise<void> {
+  async function pollChanges(): Promise<void> {
     const since = watermark - REVOCATION_OVERLAP_MS;
-    const revoked = await options.accounts.revokedSince(since);
-    for (const { keyHash, revokedAt } of revoked) {
+    const changes = await options.accounts.keyChangesSince(since);
+    for (const { keyHash, at } of changes) {
+      // Dropped from both caches: the next request re-reads the key (a new plan; an enabled account's key works again).
       known.delete(keyHash);
-      if (revokedAt > watermark) watermark = revokedAt;
+      unknown.delete(keyHash);
+      if (at > watermark) watermark = at;
     }
     watermark = Math.max(watermark, Date.now() - REVOCATION_OVERLAP_MS);
   }
@@ -77,22 +91,22 @@ export function createAuthenticator(options: AuthenticatorOptions) {
    * expired, not revoked) stays admitted on that entry until the store answers again; the
    * revocation poll, which resumes with the store, removes revoked keys within its period.
    */
-  async function lookup(keyHash: string, now: number, expired: CacheEntry | undefined): Promise<Principal | null> {
+  async function lookup(keyHash: string, now: number, stale: CacheEntry | undefined): Promise<Principal | null> {
     let found: Awaited<ReturnType<AuthenticatorOptions['accounts']['findKeyByHash']>>;
     try {
       found = await options.accounts.findKeyByHash(keyHash);
     } catch (error) {
       storeFailedAt = now;
-      if (!expired) throw error;
+      if (!stale) throw error;
       options.onStale?.(error);
-      return expired.principal;
+      return stale.principal;
     }
     const principal =
-      found && found.revokedAt === null && hashesEqual(found.keyHash, keyHash)
+      found && found.revokedAt === null && !found.accountDisabled && !expired(found.expiresAt) && hashesEqual(found.keyHash, keyHash)
         ? { keyId: found.keyId, account: found.account, anyOperation: found.anyOperation }
         : null;
     if (principal) {
-      known.set(keyHash, { principal, keyHash, expiresAt: now + ttlMs });
+      known.set(keyHash, { principal, keyHash, freshUntil: now + ttlMs, keyExpiresAt: found?.expiresAt ?? null });
       unknown.delete(keyHash);
     } else {
       known.delete(keyHash);
@@ -102,14 +116,19 @@ export function createAuthenticator(options: AuthenticatorOptions) {
   }
 
   return {
-    /** The account of a valid, unrevoked key; null for anything else. */
+    /** The account of a valid key (not revoked, not expired, its account not disabled); null for anything else. */
     async authenticate(rawKey: string, now = Date.now()): Promise<Principal | null> {
       if (!isWellFormedApiKey(rawKey)) return null;
       const keyHash = hashApiKey(rawKey);
       const cached = known.get(keyHash);
       const entry = cached && hashesEqual(cached.keyHash, keyHash) ? cached : undefined;
+      // Its expiry is known: no need to ask the store, nor to keep the entry.
+      if (entry && expired(entry.keyExpiresAt)) {
+        known.delete(keyHash);
+        return null;
+      }
       // Fresh, or the store failed a moment ago: the entry answers without asking the store.
-      if (entry && (entry.expiresAt > now || now - storeFailedAt < STORE_RETRY_MS)) return entry.principal;
+      if (entry && (entry.freshUntil > now || now - storeFailedAt < STORE_RETRY_MS)) return entry.principal;
       const missUntil = unknown.get(keyHash);
       if (missUntil !== undefined && missUntil > now) return null;
 
@@ -130,7 +149,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
 
     start(): void {
       const tick = () => {
-        pollRevocations()
+        pollChanges()
           .catch((error) => options.onError?.(error))
           .finally(() => {
             if (timer) timer = setTimeout(tick, options.pollMs).unref();

@@ -1,12 +1,14 @@
-/** `keys create|rotate|revoke|set|list`: accounts and API keys (D2). The plaintext key is printed once and never stored. */
+/**
+ * `keys create|rotate|revoke|set|list`: accounts and API keys (D2), created, rotated and revoked through
+ * the rules every front shares (src/auth/key-management.ts). The plaintext key is printed once and never stored.
+ */
 import { type Command, Option } from 'commander';
-import { displayPrefix, generateApiKey, hashApiKey } from '../auth/api-key.js';
-import { MARKET_DATA_PLANS, PREDICTION_PLANS, type Account, type MarketDataPlan, type PredictionPlan } from '../domain/account.js';
-import type { ApiKeyListing, ApiKeyRecord } from '../store/accounts.js';
-import type { Store } from '../store/index.js';
+import { CLI_ACTOR, type IssuedKey, issueKey, keyState, openAccount, revokeKey, rotateKey } from '../auth/key-management.js';
+import { MARKET_DATA_PLANS, MAX_LIVE_KEYS_PER_ACCOUNT, PREDICTION_PLANS, type MarketDataPlan, type PredictionPlan } from '../domain/account.js';
+import type { ApiKeyListing } from '../store/accounts.js';
 import { CliError } from './errors.js';
 import { isoOrNull, printJson, printLines, printTable } from './output.js';
-import { parseNonEmpty } from './parse.js';
+import { parseIsoTimestamp, parseNonEmpty } from './parse.js';
 import { withStore } from './context.js';
 
 interface CreateOptions {
@@ -15,17 +17,12 @@ interface CreateOptions {
   name: string;
   account?: string;
   anyOperation?: boolean;
+  expires?: number;
   json?: boolean;
 }
 
-/** A new key, as printed: the plaintext once, with the account it belongs to. */
-interface IssuedKey {
-  key: string;
-  record: ApiKeyRecord;
-  account: Account;
-}
-
 const ANY_OPERATION_HELP = 'exempt the key from trusted-document enforcement: it may send any GraphQL operation';
+const EXPIRES_HELP = 'the key stops working then: a date (UTC midnight) or a date-time with a zone, in the future, e.g. 2027-01-31T18:00:00Z';
 const EXEMPT = 'exempt from trusted-document enforcement (it may send any GraphQL operation)';
 /** When running servers see a change to a key they have cached. */
 const APPLIED = 'running servers apply this when their cached entry of the key expires (KEY_CACHE_TTL_MS, 60 s by default)';
@@ -35,33 +32,32 @@ export function registerKeys(program: Command): void {
 
   keys
     .command('create')
-    .description('create an account with a new API key, or with --account a second key on an existing account (the key is shown once)')
+    .description(
+      `create an account with a new API key, or with --account another key on an existing account (at most ${MAX_LIVE_KEYS_PER_ACCOUNT} live keys each); the key is shown once`,
+    )
     .addOption(new Option('--plan <plan>', 'market-data plan of the new account').choices(MARKET_DATA_PLANS).default('free'))
     .addOption(new Option('--prediction-plan <plan>', 'prediction plan of the new account').choices(PREDICTION_PLANS).default('none'))
     .addOption(new Option('--account <id>', 'add the key to this account (acct_...); its plans and quotas are shared').conflicts(['plan', 'predictionPlan']))
     .option('--name <text>', 'a label for the account and key', parseNonEmpty, 'default')
     .option('--any-operation', ANY_OPERATION_HELP)
+    .option('--expires <date>', EXPIRES_HELP, parseIsoTimestamp)
     .option('--json', 'print one JSON object')
-    .action(async (options: CreateOptions) =>
-      printIssued(
-        await (options.account ? addKey({ accountId: options.account, name: options.name, anyOperation: options.anyOperation === true }) : createKey(options)),
-        options,
-      ),
-    );
+    .action(async (options: CreateOptions) => printIssued(await createKey(options), options));
 
   keys
     .command('rotate')
     .description('issue a new key on the account of a key; the old key keeps working until revoked (or at once with --revoke-old)')
     .argument('<id>', 'key id (key_...) to replace')
     .option('--revoke-old', 'revoke the old key now instead of after your clients switch')
+    .option('--expires <date>', `${EXPIRES_HELP} (default: the old key's expiry, if any)`, parseIsoTimestamp)
     .option('--json', 'print one JSON object')
-    .action(async (id: string, options: { revokeOld?: boolean; json?: boolean }) => rotateKey(id, options));
+    .action(async (id: string, options: { revokeOld?: boolean; expires?: number; json?: boolean }) => rotate(id, options));
 
   keys
     .command('revoke')
     .description('revoke a key; running servers refuse it within 2 s')
     .argument('<id>', 'key id (key_...)')
-    .action(async (id: string) => revokeKey(id));
+    .action(async (id: string) => revoke(id));
 
   keys
     .command('set')
@@ -83,42 +79,21 @@ export function registerKeys(program: Command): void {
 }
 
 async function createKey(options: CreateOptions): Promise<IssuedKey> {
-  const key = generateApiKey();
-  const { account, key: record } = await withStore((store) =>
-    store.accounts.createAccountWithKey({
-      name: options.name,
-      marketDataPlan: options.plan,
-      predictionPlan: options.predictionPlan,
-      keyHash: hashApiKey(key),
-      displayPrefix: displayPrefix(key),
-      now: Date.now(),
-      anyOperation: options.anyOperation === true,
-    }),
-  );
-  return { key, record, account };
+  const input = { name: options.name, anyOperation: options.anyOperation === true, expiresAt: options.expires };
+  return withStore(async (store) => {
+    if (!options.account) return openAccount(store, { ...input, marketDataPlan: options.plan, predictionPlan: options.predictionPlan }, Date.now(), CLI_ACTOR);
+    const account = await store.accounts.findAccount(options.account);
+    if (!account) throw new CliError(`no account with id ${options.account} (see: keys list)`);
+    return issueKey(store, account, input, Date.now(), CLI_ACTOR);
+  });
 }
 
-/** A second key on an existing account. */
-async function addKey(input: { accountId: string; name: string; anyOperation: boolean }, store?: Store): Promise<IssuedKey> {
-  const { accountId } = input;
-  const add = async (s: Store) => {
-    const key = generateApiKey();
-    const added = await s.accounts.addKey({ ...input, keyHash: hashApiKey(key), displayPrefix: displayPrefix(key), now: Date.now() });
-    if (!added) throw new CliError(`no account with id ${accountId} (see: keys list)`);
-    return { key, record: added.key, account: added.account };
-  };
-  return store ? add(store) : withStore(add);
-}
-
-async function rotateKey(id: string, options: { revokeOld?: boolean; json?: boolean }): Promise<void> {
+async function rotate(id: string, options: { revokeOld?: boolean; expires?: number; json?: boolean }): Promise<void> {
   const issued = await withStore(async (store) => {
+    // The rules refuse a revoked key too; here the operator also learns the command to run instead.
     const old = await store.accounts.findKeyById(id);
-    if (!old) throw new CliError(`no key with id ${id} (see: keys list)`);
-    if (old.revokedAt !== null) throw new CliError(`key ${id} is revoked; create a key on its account instead: keys create --account ${old.accountId}`);
-    // The new key replaces the old one in the same client: it keeps its exemption.
-    const fresh = await addKey({ accountId: old.accountId, name: old.name, anyOperation: old.anyOperation }, store);
-    if (options.revokeOld) await store.accounts.revokeKey(id, Date.now());
-    return fresh;
+    if (old && old.revokedAt !== null) throw new CliError(`key ${id} is revoked; create a key on its account instead: keys create --account ${old.accountId}`);
+    return rotateKey(store, id, Date.now(), CLI_ACTOR, { revokeOld: options.revokeOld === true, expiresAt: options.expires });
   });
   printIssued(
     issued,
@@ -138,6 +113,7 @@ function printIssued({ key, record, account }: IssuedKey, options: { json?: bool
       name: record.name,
       any_operation: record.anyOperation,
       created_at: isoOrNull(record.createdAt),
+      expires_at: isoOrNull(record.expiresAt),
     });
     if (note) process.stderr.write(`${note}\n`);
     return;
@@ -146,6 +122,7 @@ function printIssued({ key, record, account }: IssuedKey, options: { json?: bool
     `Created key ${record.id} for account ${account.id}`,
     `  name: ${record.name}, plan: ${account.marketDataPlan}, prediction plan: ${account.predictionPlan}`,
     ...(record.anyOperation ? [`  ${EXEMPT}`] : []),
+    ...(record.expiresAt !== null ? [`  expires ${isoOrNull(record.expiresAt)}: running servers refuse it from then on`] : []),
     '',
     `  ${key}`,
     '',
@@ -154,19 +131,12 @@ function printIssued({ key, record, account }: IssuedKey, options: { json?: bool
   );
 }
 
-async function revokeKey(id: string): Promise<void> {
-  const revokedAt = await withStore(async (store) => {
-    const existing = await store.accounts.findKeyById(id);
-    if (!existing) throw new CliError(`no key with id ${id} (see: keys list)`);
-    if (existing.revokedAt !== null) return { already: true, at: existing.revokedAt };
-    await store.accounts.revokeKey(id, Date.now());
-    const after = await store.accounts.findKeyById(id);
-    return { already: false, at: after?.revokedAt ?? Date.now() };
-  });
+async function revoke(id: string): Promise<void> {
+  const { key, already } = await withStore((store) => revokeKey(store, id, Date.now(), CLI_ACTOR));
   printLines(
-    revokedAt.already
-      ? `Key ${id} was already revoked at ${isoOrNull(revokedAt.at)}.`
-      : `Revoked key ${id} at ${isoOrNull(revokedAt.at)}; running servers refuse it within 2 s.`,
+    already
+      ? `Key ${id} was already revoked at ${isoOrNull(key.revokedAt)}.`
+      : `Revoked key ${id} at ${isoOrNull(key.revokedAt)}; running servers refuse it within 2 s.`,
   );
 }
 
@@ -197,8 +167,9 @@ async function listKeys(options: { json?: boolean }): Promise<void> {
     printLines('No keys yet (create one with: keys create).');
     return;
   }
+  const now = Date.now();
   printTable(
-    ['ID', 'PREFIX', 'ACCOUNT', 'NAME', 'PLAN', 'PREDICTION', 'ANY OPERATION', 'CREATED', 'REVOKED'],
+    ['ID', 'PREFIX', 'ACCOUNT', 'NAME', 'PLAN', 'PREDICTION', 'ANY OPERATION', 'CREATED', 'REVOKED', 'EXPIRES'],
     keys.map((k) => [
       k.id,
       `${k.displayPrefix}…`,
@@ -209,6 +180,7 @@ async function listKeys(options: { json?: boolean }): Promise<void> {
       k.anyOperation ? 'yes' : '-',
       isoOrNull(k.createdAt) ?? '',
       isoOrNull(k.revokedAt) ?? '-',
+      k.expiresAt === null ? '-' : `${isoOrNull(k.expiresAt)}${keyState(k, now) === 'expired' ? ' (expired)' : ''}`,
     ]),
   );
 }
@@ -225,5 +197,6 @@ function toJson(k: ApiKeyListing) {
     any_operation: k.anyOperation,
     created_at: isoOrNull(k.createdAt),
     revoked_at: isoOrNull(k.revokedAt),
+    expires_at: isoOrNull(k.expiresAt),
   };
 }

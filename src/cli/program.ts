@@ -1,5 +1,6 @@
 /** The `market-gateway` command tree (D13). */
 import { Command } from 'commander';
+import { registerAccounts } from './accounts.js';
 import { registerAlerts } from './alerts.js';
 import { registerDocuments } from './documents.js';
 import { registerKeys } from './keys.js';
@@ -10,13 +11,14 @@ import { packageVersion } from '../package-info.js';
 
 export function buildProgram(): Command {
   const program = new Command('market-gateway')
-    .description('Market gateway: serve the API, manage API keys, price alerts, webhooks, trusted documents and usage records')
+    .description('Market gateway: serve the API, manage accounts, API keys, price alerts, webhooks, trusted documents and usage records')
     .version(packageVersion(), '-V, --version', 'print the version')
     // Throw instead of exiting, so main decides the exit code and the store is always closed.
     .exitOverride()
     .showSuggestionAfterError();
   registerServe(program);
   registerKeys(program);
+  registerAccounts(program);
   registerAlerts(program);
   registerWebhooks(program);
   registerDocuments(program);

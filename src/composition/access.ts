@@ -32,6 +32,7 @@ export function buildAccess({ config, stores, metrics, degraded, classify, logge
     accounts: store.accounts,
     pollMs: config.revocationPollMs,
     ttlMs: config.keyCacheTtlMs,
+    now,
     onError: (error) => logger.warn({ err: error }, 'revocation poll failed'),
     // Counted each time, logged at most every 10 s: an outage would otherwise log every request.
     onStale: (error) => {

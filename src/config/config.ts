@@ -73,7 +73,7 @@ const EnvSchema = z.object({
   /** Trusted documents: `off`, `log` (unknown operations run, counted and logged) or `enforce` (refused). */
   TRUSTED_DOCUMENTS: z.enum(TRUSTED_DOCUMENTS_MODES).default('off'),
   NODE_ENV: z.enum(['production', 'development', 'test']).optional(),
-  /** How often running servers look for revoked keys; D2 bounds the delay at 2 s. */
+  /** How often running servers look for revoked keys and changed accounts (plans, disabled); D2 bounds the delay at 2 s. */
   REVOCATION_POLL_MS: z.coerce.number().int().min(50).max(1_500).default(500),
   /** D10: when the day's morning brief is written. */
   BRIEF_HOUR_UTC: z.coerce.number().int().min(0).max(23).default(6),

@@ -8,6 +8,9 @@ export type PredictionPlan = (typeof PREDICTION_PLANS)[number];
 
 export type Product = 'marketData' | 'prediction';
 
+/** Keys an account may have at once that are neither revoked nor expired (D2), whichever front creates them. */
+export const MAX_LIVE_KEYS_PER_ACCOUNT = 20;
+
 export interface Account {
   id: string;
   name: string;

@@ -441,6 +441,17 @@ const accountDashboard = (engine: Engine): Migration => ({
   },
 });
 
+/**
+ * The keys of an account (issue 26): its live keys are counted before each new one (at most 20),
+ * listed in the dashboard, and re-read by every instance's poll when the account changes. Without
+ * this index each of those read every key of the installation.
+ */
+const apiKeysAccount: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.createIndex('api_keys_account').on('api_keys').column('account_id').execute();
+  },
+};
+
 /** Ordered by name; never edit a migration that has shipped, add a new one. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -456,6 +467,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0010_key_any_operation': keyAnyOperation,
     '0011_usage_days': usageDays,
     '0012_account_dashboard': accountDashboard(engine),
+    '0013_api_keys_account': apiKeysAccount,
   };
 }
 

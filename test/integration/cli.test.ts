@@ -34,6 +34,7 @@ interface CreatedKey {
   name: string;
   any_operation: boolean;
   created_at: string;
+  expires_at: string | null;
 }
 
 let proKey: CreatedKey;
@@ -71,6 +72,7 @@ describe('keys', () => {
       name: 'acme',
       any_operation: false,
       created_at: expect.stringMatching(ISO_MS),
+      expires_at: null,
     });
     expect(freeKey).toMatchObject({ plan: 'free', prediction_plan: 'none', name: 'default' });
     expect(freeKey.key).toMatch(KEY_PATTERN);
@@ -138,7 +140,7 @@ describe('keys exempt from trusted documents', () => {
     const listed = JSON.parse(listJson.stdout) as { id: string; any_operation: boolean }[];
     expect(listed.find((k) => k.id === exempt.id)?.any_operation).toBe(true);
     expect(listed.find((k) => k.id === proKey.id)?.any_operation).toBe(false);
-    expect(listHuman.stdout).toMatch(/^ID +PREFIX +ACCOUNT +NAME +PLAN +PREDICTION +ANY OPERATION +CREATED +REVOKED$/m);
+    expect(listHuman.stdout).toMatch(/^ID +PREFIX +ACCOUNT +NAME +PLAN +PREDICTION +ANY OPERATION +CREATED +REVOKED +EXPIRES$/m);
     expect(listHuman.stdout).toMatch(new RegExp(`^${exempt.id} .* ops +free +none +yes +\\d{4}-`, 'm'));
     expect(listHuman.stdout).toMatch(new RegExp(`^${proKey.id} .* acme +pro +pro +- +\\d{4}-`, 'm'));
     for (const { key } of [exempt, rotated]) expect(listJson.stdout + listHuman.stdout).not.toContain(key);
@@ -165,6 +167,7 @@ describe('keys exempt from trusted documents', () => {
       any_operation: false,
       created_at: key.created_at,
       revoked_at: null,
+      expires_at: null,
     });
     expect(off.stdout).not.toContain(key.key);
     expect((await cli('keys', 'set', key.id, '--no-any-operation')).stdout).toMatch(/was not exempt from trusted-document enforcement; nothing changed/);

@@ -25,15 +25,23 @@ describeOnEachEngine('store', (suite) => {
       now: 1_000,
     });
     const found = await suite.store.accounts.findKeyByHash(hashApiKey(key));
-    expect(found).toEqual({ keyId: record.id, keyHash: hashApiKey(key), revokedAt: null, anyOperation: false, account });
+    expect(found).toEqual({
+      keyId: record.id,
+      keyHash: hashApiKey(key),
+      revokedAt: null,
+      expiresAt: null,
+      anyOperation: false,
+      account,
+      accountDisabled: false,
+    });
     expect(await suite.store.accounts.findKeyByHash(hashApiKey(`${key}x`))).toBeUndefined();
 
     expect(await suite.store.accounts.revokeKey(record.id, 2_000)).toBe(true);
     expect(await suite.store.accounts.revokeKey(record.id, 3_000)).toBe(true);
     expect((await suite.store.accounts.findKeyById(record.id))?.revokedAt).toBe(2_000);
     expect(await suite.store.accounts.revokeKey('key_missing', 3_000)).toBe(false);
-    expect(await suite.store.accounts.revokedSince(1_999)).toEqual([{ keyHash: hashApiKey(key), revokedAt: 2_000 }]);
-    expect(await suite.store.accounts.revokedSince(2_000)).toEqual([]);
+    expect(await suite.store.accounts.keyChangesSince(1_999)).toEqual([{ keyHash: hashApiKey(key), at: 2_000 }]);
+    expect(await suite.store.accounts.keyChangesSince(2_000)).toEqual([]);
 
     const listed = await suite.store.accounts.listKeys();
     const mine = listed.find((k) => k.id === record.id);
@@ -57,8 +65,10 @@ describeOnEachEngine('store', (suite) => {
       keyId: added!.key.id,
       keyHash: hashApiKey(second),
       revokedAt: null,
+      expiresAt: null,
       anyOperation: false,
       account,
+      accountDisabled: false,
     });
     expect(
       await suite.store.accounts.addKey({ accountId: 'acct_missing', name: 'x', keyHash: hashApiKey(`${second}x`), displayPrefix: 'mgw_cccccc', now: 4_000 }),

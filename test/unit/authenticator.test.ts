@@ -3,7 +3,7 @@
  * malformed keys never reach the store, unknown keys are remembered briefly, and a revocation
  * written by another process is picked up by the poll.
  */
-import { generateApiKey } from '../../src/auth/api-key.js';
+import { generateApiKey, hashApiKey } from '../../src/auth/api-key.js';
 import { createAuthenticator } from '../../src/auth/authenticator.js';
 import { createStore, openStore, type Store } from '../../src/store/index.js';
 import { tempDataDir } from '../support/engines.js';
@@ -148,4 +148,52 @@ it('while the store cannot answer, a key the instance knew stays admitted; an un
   expect(await auth.authenticate(key, T0 + 122_500)).toEqual(known);
   expect(lookups).toBe(2);
   await expect(auth.authenticate(generateApiKey(), T0 + 120_000)).rejects.toThrow();
+});
+
+it("refuses a key from its expiry on, by the service's clock, also while its entry is cached", async () => {
+  const { accountId } = await issueKey(store, { now: T0 });
+  const key = generateApiKey();
+  await store.accounts.addKeyWithin({
+    accountId,
+    name: 'temp',
+    keyHash: hashApiKey(key),
+    displayPrefix: 'mgw_tttttt',
+    now: T0,
+    expiresAt: T0 + 10_000,
+    maxLive: 20,
+  });
+  let clock = T0;
+  const auth = createAuthenticator({ accounts: store.accounts, pollMs: 60_000, ttlMs: 3_600_000, now: () => clock });
+  const lookups = countLookups();
+  try {
+    expect(await auth.authenticate(key, T0)).not.toBeNull();
+    clock = T0 + 9_999;
+    expect(await auth.authenticate(key, T0)).not.toBeNull();
+    clock = T0 + 10_000;
+    expect(await auth.authenticate(key, T0)).toBeNull();
+    expect(lookups.count()).toBe(1); // refused on the cached entry, without asking the store
+    // Read again (a new instance, say): the store's row says the same.
+    const other = createAuthenticator({ accounts: store.accounts, pollMs: 60_000, now: () => clock });
+    expect(await other.authenticate(key, T0)).toBeNull();
+  } finally {
+    lookups.restore();
+  }
+});
+
+it("a disabled account's cached key is refused once the poll has seen the change, and admitted again once enabled; a new plan is read", async () => {
+  const { key, accountId } = await issueKey(store, { plan: 'free', now: T0 });
+  const auth = createAuthenticator({ accounts: store.accounts, pollMs: 20, ttlMs: 3_600_000 });
+  auth.start();
+  try {
+    expect((await auth.authenticate(key))?.account.marketDataPlan).toBe('free');
+    await store.accounts.setPlans(accountId, { marketDataPlan: 'pro' }, Date.now());
+    await within(5_000, async () => (await auth.authenticate(key))?.account.marketDataPlan === 'pro');
+    await store.accounts.setDisabled(accountId, true, Date.now());
+    await within(5_000, async () => (await auth.authenticate(key)) === null);
+    // Refused keys are remembered for a second; the poll forgets them at once when the account changes.
+    await store.accounts.setDisabled(accountId, false, Date.now());
+    expect(await within(5_000, async () => (await auth.authenticate(key)) !== null)).toBeLessThan(900);
+  } finally {
+    auth.stop();
+  }
 });
