@@ -9,6 +9,12 @@ import './supported-node.js';
 import { reportError } from './errors.js';
 import { buildProgram } from './program.js';
 
+// A reader that stops early (`usage legacy | head`) closes the pipe: that ends the output, it is no failure.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(process.exitCode ?? 0);
+});
+
 try {
   await buildProgram().parseAsync(process.argv);
 } catch (error) {

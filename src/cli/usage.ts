@@ -102,7 +102,7 @@ async function report(options: ReportOptions): Promise<void> {
   }
   const rows = groups.map((g) => [...label.cells(g), String(g.requests), isoOrNull(g.lastAt)!]);
   if (options.csv) {
-    process.stdout.write(stringify([[...label.headers, 'requests', 'last_at'], ...rows]));
+    process.stdout.write(stringify([[...label.headers, 'requests', 'last_at'], ...rows], { record_delimiter: 'unix', eof: true }));
     return;
   }
   const scope = options.account ? `account ${options.account}` : options.key ? `key ${options.key}` : 'all accounts';

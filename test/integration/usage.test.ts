@@ -6,7 +6,8 @@
  */
 import { displayPrefix, generateApiKey, hashApiKey } from '../../src/auth/api-key.js';
 import { DAY_MS, utcDate } from '../../src/domain/time.js';
-import { runCli } from '../support/cli.js';
+import { spawnSync } from 'node:child_process';
+import { CLI_MAIN, runCli } from '../support/cli.js';
 import { availableEngines, ENGINES, type EngineSetup } from '../support/engines.js';
 import { bearer, startTestService, TestClock, midMinute, type TestService } from '../support/service.js';
 
@@ -166,6 +167,14 @@ describe.each(ENGINES.map((e) => [e.name, e] as const))('on %s', (_name, engine)
       const text = await runCli(['usage', 'legacy'], cliEnv(target));
       expect(text.stdout).toContain('B GET /api/v1/brief: 3 calls from 1 keys');
       expect(text.stdout).toContain('A GET /api/v1/markets: no calls since');
+
+      // A reader gone before the output (`| head`, here `| true`, which never reads): no EPIPE stack trace, exit 0.
+      const piped = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" "${CLI_MAIN}" usage legacy | true; echo "exit $?" >&2`], {
+        env: { ...process.env, ...cliEnv(target), LOG_LEVEL: 'silent', NODE_OPTIONS: '' },
+        encoding: 'utf8',
+      });
+      expect(piped.stderr).not.toMatch(/EPIPE|Error/);
+      expect(piped.stderr).toContain('exit 0');
 
       for (const [args, message] of [
         [['usage', 'report', '--since', '2026-02-30'], /Expected a date/],
