@@ -62,6 +62,8 @@ export function buildAccess({ config, stores, metrics, degraded, classify, logge
     /** Checks keys again for connections that outlive a request (subscriptions). */
     authenticator,
     sharedQuota,
+    /** The quota the edges spend (the dashboard reads it without spending). */
+    quota,
     /** Requests counted per day, account, key and route; written to the store in batches. */
     usage,
     /** Revocations are polled by the instances that answer requests. */

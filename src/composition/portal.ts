@@ -10,17 +10,21 @@ import type { Classify } from '../edge/classify.js';
 import { PORTAL_PAGES } from '../portal/pages/index.js';
 import { createPortalHandler } from '../portal/portal-handler.js';
 import type { PortalServices } from '../portal/services.js';
+import type { QuotaService } from '../quota/index.js';
+import type { WebhookManagement } from '../webhooks/endpoints.js';
 import type { Stores } from './stores.js';
 
 interface PortalDeps {
   config: Config;
+  quota: QuotaService;
+  webhooks: WebhookManagement;
   stores: Stores;
   classify: Classify;
   logger: Logger;
   now: () => number;
 }
 
-export function buildPortal({ config, stores, classify, logger, now }: PortalDeps) {
+export function buildPortal({ config, stores, quota, webhooks, classify, logger, now }: PortalDeps) {
   const { store } = stores;
   const sessions = createSessionService({ sessions: store.sessions, idleMs: config.portal.idleMs, absoluteMs: config.portal.absoluteMs, now });
   const mailer = config.portal.smtpUrl ? createMailer(config.portal.smtpUrl, config.portal.smtpFrom) : undefined;
@@ -33,7 +37,17 @@ export function buildPortal({ config, stores, classify, logger, now }: PortalDep
     logger,
     now,
   });
-  const services: PortalServices = { accounts, sessions, store, publicUrl: config.portal.publicUrl, upgradeUrl: config.portal.upgradeUrl, now };
+  const services: PortalServices = {
+    accounts,
+    sessions,
+    store,
+    publicUrl: config.portal.publicUrl,
+    upgradeUrl: config.portal.upgradeUrl,
+    quota,
+    planLimits: config.planLimits,
+    webhooks,
+    now,
+  };
   return {
     accounts,
     handlerFor: (variant: Variant) => createPortalHandler({ variant, pages: PORTAL_PAGES, services, classify }),

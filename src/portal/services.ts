@@ -1,6 +1,9 @@
 /** What the dashboard's pages use: the sign-in rules and sessions, the store, and the rules of keys, alerts and webhooks. */
 import type { DashboardAccounts, SessionService } from '../accounts/index.js';
+import type { QuotaService } from '../quota/index.js';
+import type { PlanLimitTable } from '../quota/plans.js';
 import type { Store } from '../store/index.js';
+import type { WebhookManagement } from '../webhooks/endpoints.js';
 
 export interface PortalServices {
   accounts: DashboardAccounts;
@@ -10,5 +13,10 @@ export interface PortalServices {
   publicUrl: string | undefined;
   /** Where a customer gets variant B's Pro plan (PORTAL_UPGRADE_URL). */
   upgradeUrl: string | undefined;
+  /** The quota the API spends: the Usage page shows this minute's and today's counts against it. */
+  quota: QuotaService;
+  planLimits: PlanLimitTable;
+  /** The rules of webhook endpoints (the same as the CLI's and GraphQL's). */
+  webhooks: WebhookManagement;
   now(): number;
 }
