@@ -28,12 +28,19 @@ ${csrfField(r.pending!.csrfToken)}
 <div><button type="submit">Sign in</button></div>
 </form>`;
 
+/** What a redirect here says happened (fixed texts: nothing from the query string is shown). */
+const NOTICES: Record<string, string> = {
+  'signed-up': 'If that address was not registered yet, its account is ready: sign in.',
+  'signed-out': 'You are signed out.',
+  reset: 'Your password is changed: sign in with the new one.',
+};
+
 export const signInPage: PortalPage = {
   path: 'sign-in',
   signedIn: false,
   async get(r, shown) {
     if (r.session) return { redirect: '/account/keys' };
-    const notice = r.url.searchParams.get('done') === 'signed-up' ? 'If that address was not registered yet, its account is ready: sign in.' : undefined;
+    const notice = NOTICES[r.url.searchParams.get('done') ?? ''];
     const body = r.pending ? codeForm(r) : passwordForm(r, r.form.get('email') ?? '');
     return { html: r.render('Sign in', body, { notice, error: shown?.error }), status: shown?.status ?? 200 };
   },
