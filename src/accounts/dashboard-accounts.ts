@@ -167,6 +167,10 @@ export function createDashboardAccounts(options: DashboardAccountsOptions) {
       );
       const signedIn = user!;
       await throttle.succeeded(email);
+      // Only someone with the right password learns this.
+      if ((await store.accounts.findAccountSummary(signedIn.accountId, now()))?.disabledAt != null) {
+        throw forbidden('this account is disabled: ask the operator');
+      }
       if (signedIn.totpEnabledAt !== null) {
         const started = await sessions.start(signedIn.id, 'second_factor', client);
         return { stage: 'second_factor', token: started.token };

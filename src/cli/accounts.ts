@@ -1,5 +1,5 @@
 /**
- * `accounts list|show|set-plan|disable|enable|activity` (issue 26): an operator's view of accounts and
+ * `accounts list|show|set-plan|disable|enable|activity` (issue 26; `invite` and `reset-link` in dashboard-links.ts): an operator's view of accounts and
  * their changes, through the rules every front shares (src/auth/account-management.ts). An account is
  * named by its id (`acct_...`) or by its dashboard user's email.
  */
@@ -11,6 +11,7 @@ import type { AccountKey, AccountSummary } from '../store/accounts.js';
 import type { ActivityEntry } from '../store/activity.js';
 import type { Store } from '../store/index.js';
 import { withStore } from './context.js';
+import { registerDashboardLinks } from './dashboard-links.js';
 import { isoOrNull, printJson, printLines, printTable } from './output.js';
 
 const ACCOUNT_ARGUMENT = ['<account>', 'account id (acct_...) or the email of its dashboard user'] as const;
@@ -67,7 +68,10 @@ function parseLimit(value: string): number {
 }
 
 export function registerAccounts(program: Command): void {
-  const accounts = program.command('accounts').description('see accounts, change their plans, disable or enable them, read their activity');
+  const accounts = program
+    .command('accounts')
+    .description('see accounts, change their plans, disable or enable them, read their activity, invite people to the dashboard');
+  registerDashboardLinks(accounts);
 
   accounts
     .command('list')

@@ -1,7 +1,8 @@
 /** Every page of the dashboard, by its path under /account. */
 import type { PortalPage } from '../portal-handler.js';
 import { resetPage, verifyPage } from './reset.js';
+import { securityPage } from './security.js';
 import { signInPage, signOutPage } from './sign-in.js';
 import { signUpPage } from './sign-up.js';
 
-export const PORTAL_PAGES: readonly PortalPage[] = [signInPage, signOutPage, signUpPage, resetPage, verifyPage];
+export const PORTAL_PAGES: readonly PortalPage[] = [signInPage, signOutPage, signUpPage, resetPage, verifyPage, securityPage];
