@@ -1,0 +1,179 @@
+/**
+ * The account dashboard in a real browser (Debian's chromium, driven by playwright-core), as a
+ * customer uses it, found by the accessible names the issue fixes: sign up, sign in, create a key,
+ * call both REST APIs with it, see the calls in Usage, create and cancel a price alert and see it in
+ * GET /api/v1/alerts, revoke the key (401 within 2 s), sign out; an Enterprise account adds a
+ * webhook endpoint on a loopback receiver, sends a test and sees the delivery. axe-core checks every
+ * page, signed in and out: no serious or critical violation.
+ */
+import fs from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { utcDate } from '../../src/domain/time.js';
+import { runCli } from '../support/cli.js';
+import { bearer, startTestService, type TestService } from '../support/service.js';
+import { within } from '../support/wait.js';
+import { startWebhookReceiver } from '../support/webhook-receiver.js';
+
+const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && fs.existsSync(p));
+if (!CHROMIUM) {
+  if (process.env.REQUIRE_SERVICES === '1') throw new Error('REQUIRE_SERVICES=1 but no chromium (apt-get install chromium, or set CHROMIUM_PATH)');
+  console.warn('SKIPPING dashboard browser tests: no chromium (apt-get install chromium, or set CHROMIUM_PATH)');
+}
+const maybe = CHROMIUM ? it : it.skip;
+const PASSWORD = 'correct horse battery staple';
+
+let t: TestService;
+let browser: Browser | undefined;
+/** Every page checked by axe, with what it found of serious or critical impact. */
+const violations: { page: string; ids: string[] }[] = [];
+
+beforeAll(async () => {
+  t = await startTestService({ env: { WEBHOOK_ALLOW_HTTP: '1', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8', WEBHOOK_POLL_MS: '100' } });
+  if (CHROMIUM) browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+async function newContext(): Promise<BrowserContext> {
+  const context = await browser!.newContext();
+  await context.route('**/*', (route) => {
+    const { hostname } = new URL(route.request().url());
+    return hostname === '127.0.0.1' ? route.continue() : route.abort('internetdisconnected');
+  });
+  return context;
+}
+
+/** axe-core on the page as it is now; serious and critical findings are kept for the last test. */
+async function audit(page: Page, name: string): Promise<void> {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  violations.push({ page: name, ids: bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`) });
+}
+
+async function signUpAndIn(page: Page, base: string, email: string): Promise<void> {
+  await page.goto(`${base}/account`);
+  await audit(page, 'sign in');
+  await page.getByRole('link', { name: 'Create account' }).click();
+  await audit(page, 'create account');
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('table', { name: 'API keys' }).waitFor();
+}
+
+const accountOf = async (email: string) => (await t.service.store.users.findByEmail(email))!.accountId;
+
+maybe(
+  'a customer: key, both APIs, usage, an alert, revocation within 2 s, sign-out',
+  async () => {
+    const context = await newContext();
+    const page = await context.newPage();
+    await signUpAndIn(page, t.urls.a, 'customer@example.com');
+    // The operator gives the account Pro on both products (as a customer's purchase would).
+    const plan = await runCli(['accounts', 'set-plan', 'customer@example.com', '--market-data', 'pro', '--prediction', 'pro'], { DATA_DIR: t.dataDir });
+    expect(plan.code).toBe(0);
+    await audit(page, 'API keys');
+
+    await page.getByRole('textbox', { name: 'Key name' }).fill('laptop');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = await page.getByRole('textbox', { name: 'New API key' }).inputValue();
+    expect(key).toMatch(/^mgw_/);
+    await page.getByRole('table', { name: 'API keys' }).getByRole('cell', { name: 'laptop', exact: true }).waitFor();
+    expect(await page.content()).toContain(key); // shown on this answer only
+    await audit(page, 'API keys, new key shown');
+
+    expect((await t.a.get("/api/v1/markets?limit=2").set(bearer(key))).status).toBe(200);
+    expect((await t.b.get(`/api/v1/markets?apikey=${key}`)).status).toBe(200);
+    await t.service.usage!.flush();
+
+    await page.getByRole('link', { name: 'Usage' }).click();
+    const today = page.getByRole('table', { name: 'Usage by day' }).getByRole('row').filter({ hasText: utcDate(Date.now()) });
+    const requests = Number((await today.getByRole('cell').last().textContent())?.trim());
+    expect(requests).toBe(2); // the A call and the B call
+    await audit(page, 'Usage');
+
+    await page.getByRole('link', { name: 'API keys' }).click();
+    expect(await page.content()).not.toContain(key); // never again
+
+    await page.getByRole('link', { name: 'Alerts' }).click();
+    await page.getByLabel('Symbol').fill('BTC/USD');
+    await page.getByLabel('Condition').selectOption({ index: 0 });
+    await page.getByLabel('Threshold').fill('1000000');
+    await page.getByRole('button', { name: 'Create alert' }).click();
+    await page.getByRole('table', { name: 'Price alerts' }).getByRole('cell', { name: 'BTC/USD' }).first().waitFor();
+    await audit(page, 'Alerts');
+    const listed = (await t.a.get('/api/v1/alerts').set(bearer(key))).body as { data: { symbol: string; status: string }[] };
+    expect(listed.data.map((a) => [a.symbol, a.status])).toEqual([['BTC/USD', 'active']]);
+    await page.getByRole('table', { name: 'Price alerts' }).getByRole('button').first().click();
+    const afterCancel = (await t.a.get('/api/v1/alerts?status=active').set(bearer(key))).body as { data: unknown[] };
+    expect(afterCancel.data).toEqual([]);
+
+    await page.getByRole('link', { name: 'Security' }).click();
+    await page.getByRole('table', { name: 'Account activity' }).waitFor();
+    await audit(page, 'Security');
+
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('button', { name: 'Revoke laptop' }).click();
+    await audit(page, 'API keys, confirm revocation');
+    await page.getByRole('button', { name: 'Revoke key' }).click();
+    const refusedWithin = await within(2_000, async () => (await t.a.get('/api/v1/markets').set(bearer(key))).status === 401);
+    expect(refusedWithin).toBeLessThan(2_000);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/account/sign-in');
+    await context.close();
+  },
+  90_000,
+);
+
+maybe(
+  'an Enterprise account adds a webhook endpoint on a loopback receiver, sends a test and sees the delivery',
+  async () => {
+    const receiver = await startWebhookReceiver();
+    const context = await newContext();
+    const page = await context.newPage();
+    try {
+      await signUpAndIn(page, t.urls.a, 'enterprise@example.com');
+      await t.service.store.accounts.setPlans(await accountOf('enterprise@example.com'), { marketDataPlan: 'enterprise' }, Date.now());
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      await audit(page, 'Webhooks');
+      await page.getByRole('textbox', { name: 'Endpoint URL' }).fill(receiver.url('/hook'));
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      const secret = await page.getByRole('textbox', { name: 'Signing secret' }).inputValue();
+      expect(secret).toMatch(/^whsec_/);
+      await audit(page, 'Webhooks, secret shown');
+      await page.getByRole('button', { name: 'Send test webhook' }).first().click();
+      await within(5_000, () => receiver.received.length > 0);
+      await within(5_000, async () => {
+        await page.reload();
+        return (await page.getByRole('table', { name: 'Deliveries' }).getByRole('row').count()) > 1;
+      });
+      await audit(page, 'Webhooks, deliveries');
+    } finally {
+      await context.close();
+      await receiver.close();
+    }
+  },
+  90_000,
+);
+
+maybe('axe-core: no serious or critical violation on any page, signed in or out (and on the B listener)', async () => {
+  const context = await newContext();
+  const page = await context.newPage();
+  for (const path of ['/account/sign-in', '/account/sign-up', '/account/reset']) {
+    await page.goto(`${t.urls.b}${path}`);
+    await audit(page, `B ${path}`);
+  }
+  await signUpAndIn(page, t.urls.b, 'b-customer@example.com');
+  await audit(page, 'B API keys (no Pro plan)');
+  await context.close();
+  expect(violations.length).toBeGreaterThanOrEqual(10);
+  expect(violations.filter((v) => v.ids.length > 0)).toEqual([]);
+});
