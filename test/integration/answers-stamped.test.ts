@@ -101,6 +101,12 @@ const WALK: [string, Listener, (agent: supertest.Agent) => supertest.Test][] = [
         .set('Content-Type', 'application/json')
         .send({ query: 'subscription { priceAlertEvents { state } }' }),
   ],
+  ['the dashboard sign-in page', 'a', (s) => s.get('/account/sign-in')],
+  ['the dashboard, signed out (303)', 'b', (s) => s.get('/account/security')],
+  ['a dashboard file', 'b', (s) => s.get('/account/assets/portal.css')],
+  ['a dashboard page that does not exist (404)', 'a', (s) => s.get('/account/nope')],
+  ['a cross-site dashboard form (403)', 'a', (s) => s.post('/account/sign-in').set('Origin', 'https://evil.example').type('form').send({ email: 'a@b.c' })],
+  ['a dashboard form without its token (403)', 'b', (s) => s.post('/account/sign-in').type('form').send({ email: 'a@b.c' })],
   ['an unknown path (404)', 'b', (s) => s.get('/nope')],
   ['a URL over 8 KB (414)', 'a', (s) => s.get(`/api/v1/markets?x=${'y'.repeat(9_000)}`)],
 ];
@@ -114,6 +120,10 @@ describe('every answer a handler writes', () => {
     expect(res.headers['x-request-id']).toBe(REQUEST_ID);
     // JSON answers may run nothing; the pages set their own policy (they load their scripts).
     if (/json/.test(res.headers['content-type'] ?? '')) expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    // The dashboard's pages: its own scripts and styles only.
+    if (/^\/account\/(?!assets)/.test(res.req.path) && /html/.test(res.headers['content-type'] ?? '')) {
+      expect(res.headers['content-security-policy']).toMatch(/^default-src 'none'; script-src 'self'; style-src 'self'/);
+    }
   });
 
   it('a request id that is not a plain token is replaced by a new one', async () => {

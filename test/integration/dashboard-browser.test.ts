@@ -30,7 +30,11 @@ const violations: { page: string; ids: string[] }[] = [];
 
 beforeAll(async () => {
   t = await startTestService({ env: { WEBHOOK_ALLOW_HTTP: '1', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8', WEBHOOK_POLL_MS: '100' } });
-  if (CHROMIUM) browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+  if (CHROMIUM)
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    });
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -88,12 +92,15 @@ maybe(
     expect(await page.content()).toContain(key); // shown on this answer only
     await audit(page, 'API keys, new key shown');
 
-    expect((await t.a.get("/api/v1/markets?limit=2").set(bearer(key))).status).toBe(200);
+    expect((await t.a.get('/api/v1/markets?limit=2').set(bearer(key))).status).toBe(200);
     expect((await t.b.get(`/api/v1/markets?apikey=${key}`)).status).toBe(200);
     await t.service.usage!.flush();
 
     await page.getByRole('link', { name: 'Usage' }).click();
-    const today = page.getByRole('table', { name: 'Usage by day' }).getByRole('row').filter({ hasText: utcDate(Date.now()) });
+    const today = page
+      .getByRole('table', { name: 'Usage by day' })
+      .getByRole('row')
+      .filter({ hasText: utcDate(Date.now()) });
     const requests = Number((await today.getByRole('cell').last().textContent())?.trim());
     expect(requests).toBe(2); // the A call and the B call
     await audit(page, 'Usage');
