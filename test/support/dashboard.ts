@@ -11,7 +11,10 @@ export function csrfOf(page: string): string {
 /** Loads `path`, then posts its form with `fields` and its CSRF token. */
 export async function submit(agent: supertest.Agent, path: string, fields: Record<string, string>, action = path) {
   const form = await agent.get(path);
-  return agent.post(action).type('form').send({ csrf: csrfOf(form.text), ...fields });
+  return agent
+    .post(action)
+    .type('form')
+    .send({ csrf: csrfOf(form.text), ...fields });
 }
 
 /** A new dashboard account (open sign-up), signed in: an agent that keeps its cookies. */
@@ -20,6 +23,7 @@ export async function signedUpAgent(baseUrl: string, email: string, password = '
   const created = await submit(agent, '/account/sign-up', { email, password });
   if (created.status !== 303) throw new Error(`sign-up answered ${created.status}: ${created.text.slice(0, 300)}`);
   const signedIn = await submit(agent, '/account/sign-in', { email, password });
-  if (signedIn.status !== 303 || signedIn.headers.location !== '/account/keys') throw new Error(`sign-in answered ${signedIn.status} ${signedIn.headers.location}`);
+  if (signedIn.status !== 303 || signedIn.headers.location !== '/account/keys')
+    throw new Error(`sign-in answered ${signedIn.status} ${signedIn.headers.location}`);
   return agent;
 }
