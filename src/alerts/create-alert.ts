@@ -17,10 +17,13 @@ export interface CreateAlertInput {
   expiresAt?: number | null | undefined;
 }
 
+/** Price alerts are for the Pro and Enterprise market-data plans. */
+export function assertAlertsPlan(account: Account): void {
+  if (account.marketDataPlan === 'free') throw forbidden('price alerts need the pro or enterprise market-data plan');
+}
+
 export async function createPriceAlert(store: Store, account: Account, input: CreateAlertInput, now: number): Promise<PriceAlert> {
-  if (account.marketDataPlan === 'free') {
-    throw forbidden('price alerts need the pro or enterprise market-data plan');
-  }
+  assertAlertsPlan(account);
   const symbol = normalizeSymbol(input.symbol);
   const markets = await store.markets.listMarkets();
   if (!markets.some((m) => m.symbol === symbol)) throw notFound(`unknown symbol: ${symbol}`);

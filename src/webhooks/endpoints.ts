@@ -48,7 +48,7 @@ function recordChange(m: WebhookManagement, endpoint: WebhookEndpoint, kind: Act
 
 const missing = (id: string, accountId: string | undefined) => notFound(`no webhook endpoint with id ${id}${accountId ? ' on this account' : ''}`);
 
-function assertEnterprise(account: Account): void {
+export function assertEnterprise(account: Account): void {
   if (account.marketDataPlan !== 'enterprise') throw forbidden('webhooks need the enterprise market-data plan');
 }
 
