@@ -339,7 +339,12 @@ describeOnEachEngine('webhook delivery', (suite) => {
 
   maybe('during a rotation both secrets sign; after the overlap only the new one', async () => {
     const { account, endpoint, secret: oldSecret } = await enterpriseWithEndpoint();
-    const { secret: newSecret } = await rotateSecret({ repo: suite.store.webhooks, activity: suite.store.activity, policy: LOOPBACK }, endpoint.id, clock.now(), { overlapMs: 1_000 });
+    const { secret: newSecret } = await rotateSecret(
+      { repo: suite.store.webhooks, activity: suite.store.activity, policy: LOOPBACK },
+      endpoint.id,
+      clock.now(),
+      { overlapMs: 1_000 },
+    );
     const worker = startWorker();
     await triggerAlert(account.accountId);
     await worker.drain();
