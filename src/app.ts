@@ -59,13 +59,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const jobs = buildJobs({ config, stores, markets, predictions, briefs, live, metrics, logger, now });
   const coordination = buildCoordination({ role, stores, jobs, markets, predictions, live, logger, now });
   const access = buildAccess({ config, stores, metrics, degraded, classify, logger, now });
-  const webhooks = { repo: store.webhooks, policy: config.webhooks.policy, onQueued: jobs.webhooks.wake };
+  const webhooks = { repo: store.webhooks, activity: store.activity, policy: config.webhooks.policy, onQueued: jobs.webhooks.wake };
   metrics.watchWebhookQueue(() => store.webhooks.queueStats());
   const accountAlerts = new AccountAlerts(store, live);
   const services: GraphQLServices = { store, markets, briefs, predictions, morningBriefs: jobs.morningBriefs, webhooks, live, accountAlerts, now };
   const graphql = await buildGraphQL({ config, authenticator: access.authenticator, services, metrics, classify, logger });
   const ready = buildReadiness({ stores, markets, predictions, liveFeeds: jobs.liveFeeds, now, degraded, dataDir: stores.pgUrl ? undefined : config.dataDir });
-  const portal = buildPortal({ config, stores, quota: access.quota, webhooks, classify, logger, now });
+  const portal = buildPortal({ config, stores, quota: access.quota, webhooks, accountAlerts, classify, logger, now });
   const apps = buildVariantApps({ edges: access.edges, graphql, services, ready, metrics, classify, logger, legacy: config.legacy, portal: portal.handlerFor });
 
   return {

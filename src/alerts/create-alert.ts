@@ -1,6 +1,7 @@
 /**
- * Creating a price alert (D11), one set of rules for every entry point: the CLI and the
- * `createPriceAlert` mutation both call this.
+ * Creating a price alert (D11), one set of rules for every entry point: the CLI, the
+ * `createPriceAlert` mutation and the account dashboard call this. Cancelling one through its
+ * account (the mutation, the dashboard) is `cancelPriceAlert`.
  */
 import type { Account, AlertKind, PriceAlert } from '../domain/account.js';
 import { normalizeSymbol } from '../domain/symbols.js';
@@ -16,10 +17,13 @@ export interface CreateAlertInput {
   expiresAt?: number | null | undefined;
 }
 
+/** Price alerts are for the Pro and Enterprise market-data plans. */
+export function assertAlertsPlan(account: Account): void {
+  if (account.marketDataPlan === 'free') throw forbidden('price alerts need the pro or enterprise market-data plan');
+}
+
 export async function createPriceAlert(store: Store, account: Account, input: CreateAlertInput, now: number): Promise<PriceAlert> {
-  if (account.marketDataPlan === 'free') {
-    throw forbidden('price alerts need the pro or enterprise market-data plan');
-  }
+  assertAlertsPlan(account);
   const symbol = normalizeSymbol(input.symbol);
   const markets = await store.markets.listMarkets();
   if (!markets.some((m) => m.symbol === symbol)) throw notFound(`unknown symbol: ${symbol}`);
@@ -44,4 +48,11 @@ export async function createPriceAlert(store: Store, account: Account, input: Cr
     throw badRequest('expires_at must be a valid timestamp in the future');
   }
   return store.priceAlerts.create({ accountId: account.id, symbol, kind: input.kind, threshold, signal, expiresAt, now });
+}
+
+/** Cancels (deletes) one of the account's alerts; another account's is answered like a missing one. */
+export async function cancelPriceAlert(store: Pick<Store, 'priceAlerts'>, accountId: string, id: string): Promise<PriceAlert> {
+  const cancelled = await store.priceAlerts.cancel(id, accountId);
+  if (!cancelled) throw notFound(`no price alert with id ${id} on this account`);
+  return cancelled;
 }

@@ -25,7 +25,7 @@ function parseCount(min: number, max: number) {
 /** Runs `work` with the store and the webhook rules of the server's configuration. */
 async function withWebhooks<T>(work: (m: WebhookManagement, store: Store, endpoints: typeof import('../webhooks/endpoints.js')) => Promise<T>): Promise<T> {
   const [config, endpoints] = await Promise.all([loadCliConfig(), import('../webhooks/endpoints.js')]);
-  return withStore((store) => work({ repo: store.webhooks, policy: config.webhooks.policy }, store, endpoints));
+  return withStore((store) => work({ repo: store.webhooks, activity: store.activity, policy: config.webhooks.policy }, store, endpoints));
 }
 
 async function accountOf(store: Store, options: { keyId?: string; account?: string }): Promise<Account> {
@@ -127,7 +127,7 @@ export function registerWebhooks(program: Command): void {
     .description('delete an endpoint; its pending deliveries are never sent')
     .argument('<id>', 'endpoint id (we_...)')
     .action(async (id: string) => {
-      const deleted = await withWebhooks((m, _store, { deleteEndpoint }) => deleteEndpoint(m, id));
+      const deleted = await withWebhooks((m, _store, { deleteEndpoint }) => deleteEndpoint(m, id, Date.now()));
       printLines(`Deleted webhook endpoint ${deleted.id} (${deleted.url})`);
     });
 
@@ -147,7 +147,7 @@ export function registerWebhooks(program: Command): void {
     .description('let a disabled endpoint receive events again (new events; replay the ones it missed)')
     .argument('<id>', 'endpoint id (we_...)')
     .action(async (id: string) => {
-      const endpoint = await withWebhooks((m, _store, { enableEndpoint }) => enableEndpoint(m, id));
+      const endpoint = await withWebhooks((m, _store, { enableEndpoint }) => enableEndpoint(m, id, Date.now()));
       printLines(`Enabled webhook endpoint ${endpoint.id} (${endpoint.url})`);
     });
 

@@ -11,6 +11,7 @@ import { PORTAL_PAGES } from '../portal/pages/index.js';
 import { createPortalHandler } from '../portal/portal-handler.js';
 import type { PortalServices } from '../portal/services.js';
 import type { QuotaService } from '../quota/index.js';
+import type { AccountAlerts } from '../readmodel/account-alerts.js';
 import type { WebhookManagement } from '../webhooks/endpoints.js';
 import type { Stores } from './stores.js';
 
@@ -18,13 +19,14 @@ interface PortalDeps {
   config: Config;
   quota: QuotaService;
   webhooks: WebhookManagement;
+  accountAlerts: AccountAlerts;
   stores: Stores;
   classify: Classify;
   logger: Logger;
   now: () => number;
 }
 
-export function buildPortal({ config, stores, quota, webhooks, classify, logger, now }: PortalDeps) {
+export function buildPortal({ config, stores, quota, webhooks, accountAlerts, classify, logger, now }: PortalDeps) {
   const { store } = stores;
   const sessions = createSessionService({ sessions: store.sessions, idleMs: config.portal.idleMs, absoluteMs: config.portal.absoluteMs, now });
   const mailer = config.portal.smtpUrl ? createMailer(config.portal.smtpUrl, config.portal.smtpFrom) : undefined;
@@ -46,6 +48,7 @@ export function buildPortal({ config, stores, quota, webhooks, classify, logger,
     quota,
     planLimits: config.planLimits,
     webhooks,
+    accountAlerts,
     now,
   };
   return {

@@ -1,6 +1,7 @@
 /** What the dashboard's pages use: the sign-in rules and sessions, the store, and the rules of keys, alerts and webhooks. */
 import type { DashboardAccounts, SessionService } from '../accounts/index.js';
 import type { QuotaService } from '../quota/index.js';
+import type { AccountAlerts } from '../readmodel/account-alerts.js';
 import type { PlanLimitTable } from '../quota/plans.js';
 import type { Store } from '../store/index.js';
 import type { WebhookManagement } from '../webhooks/endpoints.js';
@@ -18,5 +19,7 @@ export interface PortalServices {
   planLimits: PlanLimitTable;
   /** The rules of webhook endpoints (the same as the CLI's and GraphQL's). */
   webhooks: WebhookManagement;
+  /** Each account's price alerts as `GET /api/v1/alerts` lists them; told of the dashboard's changes, so the API's kept answers follow at once. */
+  accountAlerts: AccountAlerts;
   now(): number;
 }

@@ -1,11 +1,13 @@
 /**
- * Managing webhook endpoints, one set of rules for every entry point (the CLI and the GraphQL
- * mutations): Enterprise accounts only, at most 10 endpoints each, URLs checked against the
- * destination policy, a secret shown once, rotations during which both secrets sign.
+ * Managing webhook endpoints, one set of rules for every entry point (the CLI, the GraphQL
+ * mutations, the account dashboard): Enterprise accounts only, at most 10 endpoints each, URLs
+ * checked against the destination policy, a secret shown once, rotations during which both secrets
+ * sign, and every change to an endpoint written to its account's activity log (never a secret).
  */
+import { type Actor, CLI_ACTOR } from '../auth/key-management.js';
 import type { Account } from '../domain/account.js';
 import { forbidden, invalid, notFound } from '../domain/errors.js';
-import { HOUR_MS } from '../domain/time.js';
+import { HOUR_MS, isoOrNull } from '../domain/time.js';
 import {
   isSubscribableEventType,
   MAX_ENDPOINTS_PER_ACCOUNT,
@@ -14,6 +16,7 @@ import {
   type WebhookDelivery,
   type WebhookEndpoint,
 } from '../domain/webhooks.js';
+import type { ActivityKind, ActivityRepository } from '../store/activity.js';
 import type { WebhookRepository } from '../store/webhooks.js';
 import { checkWebhookUrl, type DestinationPolicy } from './destination.js';
 import { testEvent } from './events.js';
@@ -26,11 +29,26 @@ const MAX_ROTATION_OVERLAP_MS = 7 * 24 * HOUR_MS;
 export interface WebhookManagement {
   repo: WebhookRepository;
   policy: DestinationPolicy;
+  /** Where each change to an endpoint is recorded for its account. */
+  activity: Pick<ActivityRepository, 'record'>;
   /** Called when a delivery was queued, so the worker (in this process, if it runs here) sends it now. */
   onQueued?: () => void;
 }
 
-function assertEnterprise(account: Account): void {
+/** Which account a change is limited to (the dashboard, GraphQL; the operator's CLI names none), and who made it. */
+export interface EndpointChange {
+  accountId?: string | undefined;
+  actor?: Actor | undefined;
+}
+
+function recordChange(m: WebhookManagement, endpoint: WebhookEndpoint, kind: ActivityKind, what: string, now: number, actor: Actor | undefined) {
+  const detail = `webhook endpoint ${endpoint.id} (${endpoint.url}) ${what}`;
+  return m.activity.record({ accountId: endpoint.accountId, at: now, kind, detail, clientAddress: (actor ?? CLI_ACTOR).clientAddress });
+}
+
+const missing = (id: string, accountId: string | undefined) => notFound(`no webhook endpoint with id ${id}${accountId ? ' on this account' : ''}`);
+
+export function assertEnterprise(account: Account): void {
   if (account.marketDataPlan !== 'enterprise') throw forbidden('webhooks need the enterprise market-data plan');
 }
 
@@ -47,6 +65,7 @@ export async function registerEndpoint(
   account: Account,
   input: { url: string; events?: readonly string[] | undefined },
   now: number,
+  actor: Actor = CLI_ACTOR,
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   assertEnterprise(account);
   const check = checkWebhookUrl(input.url, m.policy);
@@ -57,19 +76,21 @@ export async function registerEndpoint(
   }
   const secret = newSigningSecret();
   const endpoint = await m.repo.createEndpoint({ accountId: account.id, url: check.url.href, events, secret, now });
+  await recordChange(m, endpoint, 'webhook_added', `added for ${events.join(', ')}`, now, actor);
   return { endpoint, secret };
 }
 
 /** `accountId` limits every lookup to that account (GraphQL); the CLI, run by the operator, passes none. */
 async function ownEndpoint(m: WebhookManagement, id: string, accountId: string | undefined): Promise<WebhookEndpoint> {
   const endpoint = await m.repo.findEndpoint(id, accountId);
-  if (!endpoint) throw notFound(`no webhook endpoint with id ${id}${accountId ? ' on this account' : ''}`);
+  if (!endpoint) throw missing(id, accountId);
   return endpoint;
 }
 
-export async function deleteEndpoint(m: WebhookManagement, id: string, accountId?: string): Promise<WebhookEndpoint> {
-  const deleted = await m.repo.deleteEndpoint(id, accountId);
-  if (!deleted) throw notFound(`no webhook endpoint with id ${id}${accountId ? ' on this account' : ''}`);
+export async function deleteEndpoint(m: WebhookManagement, id: string, now: number, change: EndpointChange = {}): Promise<WebhookEndpoint> {
+  const deleted = await m.repo.deleteEndpoint(id, change.accountId);
+  if (!deleted) throw missing(id, change.accountId);
+  await recordChange(m, deleted, 'webhook_deleted', 'deleted', now, change.actor);
   return deleted;
 }
 
@@ -77,7 +98,7 @@ export async function rotateSecret(
   m: WebhookManagement,
   id: string,
   now: number,
-  options: { accountId?: string | undefined; overlapMs?: number | undefined } = {},
+  options: EndpointChange & { overlapMs?: number | undefined } = {},
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const overlap = options.overlapMs ?? DEFAULT_ROTATION_OVERLAP_MS;
   if (!Number.isInteger(overlap) || overlap < 0 || overlap > MAX_ROTATION_OVERLAP_MS) {
@@ -85,14 +106,27 @@ export async function rotateSecret(
   }
   const secret = newSigningSecret();
   const endpoint = await m.repo.rotateSecret(id, secret, now + overlap, options.accountId);
-  if (!endpoint) throw notFound(`no webhook endpoint with id ${id}${options.accountId ? ' on this account' : ''}`);
+  if (!endpoint) throw missing(id, options.accountId);
+  const previous = overlap === 0 ? 'the previous one stopped signing' : `the previous one signs until ${isoOrNull(now + overlap)}`;
+  await recordChange(m, endpoint, 'webhook_changed', `given a new signing secret; ${previous}`, now, options.actor);
   return { endpoint, secret };
 }
 
-export async function enableEndpoint(m: WebhookManagement, id: string, accountId?: string): Promise<WebhookEndpoint> {
-  const endpoint = await m.repo.enableEndpoint(id, accountId);
-  if (!endpoint) throw notFound(`no webhook endpoint with id ${id}${accountId ? ' on this account' : ''}`);
+export async function enableEndpoint(m: WebhookManagement, id: string, now: number, change: EndpointChange = {}): Promise<WebhookEndpoint> {
+  const endpoint = await m.repo.enableEndpoint(id, change.accountId);
+  if (!endpoint) throw missing(id, change.accountId);
+  await recordChange(m, endpoint, 'webhook_changed', 'enabled', now, change.actor);
   return endpoint;
+}
+
+/** Stops an endpoint by its owner's choice: it receives nothing, and its pending deliveries fail, until enabled. */
+export async function disableEndpoint(m: WebhookManagement, id: string, now: number, change: EndpointChange = {}): Promise<WebhookEndpoint> {
+  const endpoint = await ownEndpoint(m, id, change.accountId);
+  if (endpoint.disabledAt !== null) return endpoint;
+  const reason = 'disabled by its owner';
+  await m.repo.disableEndpoint(endpoint.id, reason, now);
+  await recordChange(m, endpoint, 'webhook_changed', 'disabled', now, change.actor);
+  return { ...endpoint, disabledAt: now, disabledReason: reason };
 }
 
 /** Queues a `webhook.test` event for one endpoint. */

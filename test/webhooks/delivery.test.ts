@@ -73,7 +73,7 @@ describeOnEachEngine('webhook delivery', (suite) => {
   async function enterpriseWithEndpoint(path = '/hook') {
     const account = await issueKey(suite.store, { plan: 'enterprise', now: clock.now() });
     const { endpoint, secret } = await registerEndpoint(
-      { repo: suite.store.webhooks, policy: LOOPBACK },
+      { repo: suite.store.webhooks, activity: suite.store.activity, policy: LOOPBACK },
       { id: account.accountId, name: 'acme', marketDataPlan: 'enterprise', predictionPlan: 'none' },
       { url: receiver.url(path) },
       clock.now(),
@@ -300,7 +300,7 @@ describeOnEachEngine('webhook delivery', (suite) => {
     try {
       const { account, endpoint: fast } = await enterpriseWithEndpoint();
       const { endpoint: stuck } = await registerEndpoint(
-        { repo: suite.store.webhooks, policy: LOOPBACK },
+        { repo: suite.store.webhooks, activity: suite.store.activity, policy: LOOPBACK },
         { id: account.accountId, name: 'acme', marketDataPlan: 'enterprise', predictionPlan: 'none' },
         { url: slow.url() },
         clock.now(),
@@ -339,7 +339,12 @@ describeOnEachEngine('webhook delivery', (suite) => {
 
   maybe('during a rotation both secrets sign; after the overlap only the new one', async () => {
     const { account, endpoint, secret: oldSecret } = await enterpriseWithEndpoint();
-    const { secret: newSecret } = await rotateSecret({ repo: suite.store.webhooks, policy: LOOPBACK }, endpoint.id, clock.now(), { overlapMs: 1_000 });
+    const { secret: newSecret } = await rotateSecret(
+      { repo: suite.store.webhooks, activity: suite.store.activity, policy: LOOPBACK },
+      endpoint.id,
+      clock.now(),
+      { overlapMs: 1_000 },
+    );
     const worker = startWorker();
     await triggerAlert(account.accountId);
     await worker.drain();

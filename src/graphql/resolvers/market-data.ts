@@ -1,5 +1,5 @@
 /** Resolvers of variant A: asset markets, briefs and price alerts. */
-import { createPriceAlert } from '../../alerts/create-alert.js';
+import { cancelPriceAlert, createPriceAlert } from '../../alerts/create-alert.js';
 import { roundTo, shownPrice, VOLUME_DECIMALS } from '../../analytics/round.js';
 import { INTERVALS, type Interval } from '../../domain/market.js';
 import { BRIEF_LIMIT, BRIEF_MAX_SYMBOLS, CANDLES_PAGE, MARKETS_PAGE } from '../../domain/limits.js';
@@ -68,8 +68,7 @@ export const marketDataResolvers: Resolvers = {
     },
 
     async cancelPriceAlert(_root, { id }, { principal, services }) {
-      const cancelled = await services.store.priceAlerts.cancel(id, principal!.account.id);
-      if (!cancelled) throw notFound(`no price alert with id ${id} on this account`);
+      const cancelled = await cancelPriceAlert(services.store, principal!.account.id, id);
       services.accountAlerts.changed(cancelled.accountId);
       return cancelled;
     },

@@ -11,10 +11,12 @@ export const webhookResolvers: Resolvers = {
   Mutation: {
     createWebhookEndpoint: (_root, { input }, { principal, services }) =>
       registerEndpoint(services.webhooks, principal!.account, { url: input.url, events: input.events ?? undefined }, services.now()),
-    deleteWebhookEndpoint: (_root, { id }, { principal, services }) => deleteEndpoint(services.webhooks, id, principal!.account.id),
+    deleteWebhookEndpoint: (_root, { id }, { principal, services }) =>
+      deleteEndpoint(services.webhooks, id, services.now(), { accountId: principal!.account.id }),
     rotateWebhookSecret: (_root, { id, overlapHours }, { principal, services }) =>
       rotateSecret(services.webhooks, id, services.now(), { accountId: principal!.account.id, overlapMs: overlapHours * HOUR_MS }),
-    enableWebhookEndpoint: (_root, { id }, { principal, services }) => enableEndpoint(services.webhooks, id, principal!.account.id),
+    enableWebhookEndpoint: (_root, { id }, { principal, services }) =>
+      enableEndpoint(services.webhooks, id, services.now(), { accountId: principal!.account.id }),
     sendTestWebhook: (_root, { id }, { principal, services }) => sendTestEvent(services.webhooks, id, services.now(), principal!.account.id),
     replayWebhookDelivery: (_root, { id }, { principal, services }) => replayDelivery(services.webhooks, id, services.now(), principal!.account.id),
   },

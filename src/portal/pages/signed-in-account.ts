@@ -1,0 +1,27 @@
+/** The account of the signed-in person, as the dashboard's pages act for it (a principal like a key's account). */
+import type { Account } from '../../domain/account.js';
+import { forbidden } from '../../domain/errors.js';
+import { isoOrNull } from '../../domain/time.js';
+import { html } from '../html.js';
+import type { PortalRequest } from '../portal-handler.js';
+
+export async function signedInAccount(r: PortalRequest): Promise<Account> {
+  const account = r.session ? await r.services.store.accounts.findAccount(r.session.accountId) : undefined;
+  if (!account) throw forbidden('this session has no account');
+  return account;
+}
+
+/** Who made a change from the dashboard, for the activity log. */
+export const actorOf = (r: PortalRequest) => ({ clientAddress: r.client.address });
+
+/** A time in a table cell: machine-readable, shown as UTC. */
+export const timeCell = (ms: number | null) => {
+  const iso = isoOrNull(ms);
+  return iso ? html`<time datetime="${iso}">${iso.slice(0, 19).replace('T', ' ')} UTC</time>` : html`—`;
+};
+
+/** The fixed text of a redirect's `done=` (nothing from the query string is shown). */
+export const noticeOf = (r: PortalRequest, notices: Record<string, string>) => {
+  const done = r.url.searchParams.get('done') ?? '';
+  return Object.hasOwn(notices, done) ? notices[done] : undefined;
+};

@@ -1,0 +1,204 @@
+/**
+ * Webhooks (Enterprise, variant A): the account's endpoints and their recent deliveries, through
+ * the rules of the CLI and the GraphQL mutations (src/webhooks/endpoints.ts), which also write each
+ * change to the account's activity log. A signing secret is shown once, in the answer to the POST
+ * that made it (adding, rotating), and never again. Deleting asks first (`?delete=<id>`).
+ */
+import type { Account } from '../../domain/account.js';
+import { invalid } from '../../domain/errors.js';
+import { SUBSCRIBABLE_EVENT_TYPES, type WebhookDelivery, type WebhookEndpoint } from '../../domain/webhooks.js';
+import {
+  assertEnterprise,
+  deleteEndpoint,
+  disableEndpoint,
+  enableEndpoint,
+  listDeliveries,
+  registerEndpoint,
+  replayDelivery,
+  rotateSecret,
+  sendTestEvent,
+} from '../../webhooks/endpoints.js';
+import { type Html, html } from '../html.js';
+import { csrfField } from '../layout.js';
+import type { PortalAnswer, PortalPage, PortalRequest } from '../portal-handler.js';
+import { actorOf, noticeOf, signedInAccount, timeCell } from './signed-in-account.js';
+
+const PATH = '/account/webhooks';
+/** How many of the latest deliveries the page lists, over all endpoints. */
+const DELIVERIES_SHOWN = 25;
+
+const NOTICES: Record<string, string> = {
+  tested: 'A webhook.test event is queued for the endpoint; its delivery shows below.',
+  replayed: 'The delivery is queued again, with the same webhook-id and body.',
+  enabled: 'The endpoint is enabled: it receives new events (replay the ones it missed).',
+  disabled: 'The endpoint is disabled: it receives nothing, and its pending deliveries failed, until you enable it.',
+  deleted: 'The endpoint is deleted; its pending deliveries are never sent.',
+};
+
+/** A POST button with its action; `label` names it where its visible text alone would be ambiguous. */
+function actionButton(r: PortalRequest, fields: Record<string, string>, text: string, label?: string, kind = 'secondary') {
+  return html`<form method="post" action="${PATH}">${csrfField(r.session!.csrfToken)}${Object.entries(fields).map(
+    ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
+  )}<button type="submit" class="${kind}"${label ? html` aria-label="${label}"` : ''}>${text}</button></form>`;
+}
+
+const stateOf = (e: WebhookEndpoint) => (e.disabledAt === null ? 'Yes' : `No, since ${new Date(e.disabledAt).toISOString()}: ${e.disabledReason}`);
+
+function endpointTable(r: PortalRequest, endpoints: readonly WebhookEndpoint[]) {
+  if (endpoints.length === 0) return html`<p>No endpoints yet.</p>`;
+  return html`
+<table>
+<caption>Webhook endpoints</caption>
+<thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Enabled</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
+<tbody>
+${endpoints.map(
+  (e) => html`<tr data-endpoint="${e.id}">
+<th scope="row">${e.url}</th><td>${e.events.join(', ')}</td><td>${stateOf(e)}</td><td>${timeCell(e.createdAt)}</td>
+<td>
+${e.disabledAt === null ? actionButton(r, { action: 'test', id: e.id }, 'Send test webhook') : ''}
+${actionButton(r, { action: 'rotate', id: e.id }, 'Rotate secret', `Rotate signing secret of ${e.url}`)}
+${e.disabledAt === null ? actionButton(r, { action: 'disable', id: e.id }, 'Disable', `Disable ${e.url}`) : actionButton(r, { action: 'enable', id: e.id }, 'Enable', `Enable ${e.url}`)}
+<a href="${PATH}?delete=${encodeURIComponent(e.id)}" aria-label="${`Delete ${e.url}`}">Delete</a>
+</td>
+</tr>`,
+)}
+</tbody>
+</table>`;
+}
+
+function deliveryTable(r: PortalRequest, deliveries: readonly WebhookDelivery[], urls: ReadonlyMap<string, string>) {
+  if (deliveries.length === 0) return html`<h2>Deliveries</h2><p>No deliveries yet: send a test webhook to see one.</p>`;
+  const answerOf = (d: WebhookDelivery) => [d.lastStatus === null ? '' : `HTTP ${d.lastStatus}`, d.lastError ?? ''].filter(Boolean).join(': ') || '—';
+  return html`
+<table>
+<caption>Deliveries</caption>
+<thead><tr><th scope="col">Event</th><th scope="col">Endpoint</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last answer</th><th scope="col">Time</th><th scope="col">Replay</th></tr></thead>
+<tbody>
+${deliveries.map(
+  (d) => html`<tr data-delivery="${d.id}">
+<td>${d.eventType}</td><td>${urls.get(d.endpointId) ?? d.endpointId}</td><td>${d.status}</td><td>${d.attempts}</td><td>${answerOf(d)}</td><td>${timeCell(d.lastAttemptAt ?? d.createdAt)}</td>
+<td>${d.status === 'pending' ? '' : actionButton(r, { action: 'replay', id: d.id }, 'Replay')}</td>
+</tr>`,
+)}
+</tbody>
+</table>`;
+}
+
+function addForm(r: PortalRequest) {
+  const chosen = new Set(r.form.getAll('events'));
+  return html`
+<h2>Add an endpoint</h2>
+<form method="post" action="${PATH}">
+${csrfField(r.session!.csrfToken)}
+<input type="hidden" name="action" value="add">
+<label for="url">Endpoint URL</label>
+<input id="url" name="url" type="url" required maxlength="2048" autocomplete="off" value="${r.form.get('url') ?? ''}" aria-describedby="url-hint">
+<p id="url-hint" class="hint">An https:// address of your receiver, reachable from the internet; at most 10 endpoints.</p>
+<fieldset>
+<legend>Events (all of them when none is ticked)</legend>
+${SUBSCRIBABLE_EVENT_TYPES.map((t) => html`<label><input type="checkbox" name="events" value="${t}"${chosen.has(t) ? html` checked` : ''}> ${t}</label>`)}
+</fieldset>
+<div><button type="submit">Add endpoint</button></div>
+</form>
+<p class="hint">Deliveries are signed as <a href="https://www.standardwebhooks.com/">Standard Webhooks</a>: verify them with the signing secret shown when you add an endpoint or rotate its secret.</p>`;
+}
+
+/** The secret of an endpoint just added or rotated: shown in this answer only. */
+function secretPanel(endpoint: WebhookEndpoint, secret: string, rotated: boolean) {
+  return html`
+<section aria-labelledby="secret-heading">
+<h2 id="secret-heading">Signing secret of ${endpoint.url}</h2>
+<p>Copy it now and keep it with your receiver: it is shown once, never again.${
+    rotated && endpoint.previousSecretUntil !== null
+      ? ` The previous secret also signs until ${new Date(endpoint.previousSecretUntil).toISOString()}, so the receiver can switch in the meantime.`
+      : ''
+  }</p>
+<input type="text" readonly id="signing-secret" aria-label="Signing secret" class="secret" value="${secret}">
+<button type="button" data-copy="signing-secret">Copy</button>
+</section>`;
+}
+
+function notEnterprise(account: Account) {
+  return html`<p>Webhooks need the Enterprise market-data plan; this account is on the ${account.marketDataPlan} plan.</p>
+<p>To upgrade, ask the operator of this gateway to move the account to the Enterprise market-data plan.</p>`;
+}
+
+async function mainBody(r: PortalRequest, account: Account, top: Html | '' = '') {
+  const endpoints = await r.services.webhooks.repo.listEndpoints(account.id);
+  const lists = await Promise.all(endpoints.map((e) => listDeliveries(r.services.webhooks, e.id, DELIVERIES_SHOWN, account.id)));
+  const deliveries = lists
+    .flat()
+    .sort((a, b) => b.createdAt - a.createdAt || b.id.localeCompare(a.id))
+    .slice(0, DELIVERIES_SHOWN);
+  return html`${top}
+${endpointTable(r, endpoints)}
+${deliveryTable(r, deliveries, new Map(endpoints.map((e) => [e.id, e.url])))}
+${addForm(r)}`;
+}
+
+async function confirmDelete(r: PortalRequest, account: Account, id: string): Promise<PortalAnswer> {
+  const endpoint = await r.services.webhooks.repo.findEndpoint(id, account.id);
+  if (!endpoint) {
+    const body = html`<p><a href="${PATH}">Back to webhooks</a></p>`;
+    return { html: r.render('Webhooks', body, { error: `no webhook endpoint with id ${id} on this account`, section: 'webhooks' }), status: 404 };
+  }
+  const body = html`
+<p>Delete the endpoint <strong>${endpoint.url}</strong>? It stops receiving events at once, its pending deliveries are never sent, and its signing secret stops working. This cannot be undone.</p>
+${actionButton(r, { action: 'delete', id: endpoint.id }, 'Delete endpoint', undefined, 'danger')}
+<p><a href="${PATH}">Keep it</a></p>`;
+  return { html: r.render('Delete webhook endpoint', body, { section: 'webhooks' }) };
+}
+
+export const webhooksPage: PortalPage = {
+  path: 'webhooks',
+  signedIn: true,
+  async get(r, shown) {
+    const account = await signedInAccount(r);
+    const extra = { error: shown?.error, notice: shown ? undefined : noticeOf(r, NOTICES), section: 'webhooks' as const };
+    if (account.marketDataPlan !== 'enterprise') return { html: r.render('Webhooks', notEnterprise(account), extra), status: shown?.status ?? 200 };
+    const deleting = r.url.searchParams.get('delete');
+    if (deleting && !shown) return confirmDelete(r, account, deleting);
+    return { html: r.render('Webhooks', await mainBody(r, account), extra), status: shown?.status ?? 200 };
+  },
+  async post(r) {
+    const account = await signedInAccount(r);
+    assertEnterprise(account);
+    const m = r.services.webhooks;
+    const now = r.services.now();
+    const id = r.form.get('id') ?? '';
+    const change = { accountId: account.id, actor: actorOf(r) };
+    const withSecret = async (made: { endpoint: WebhookEndpoint; secret: string }, rotated: boolean, notice: string): Promise<PortalAnswer> => {
+      r.form = new URLSearchParams(); // the add form starts empty again
+      const body = await mainBody(r, account, secretPanel(made.endpoint, made.secret, rotated));
+      return { html: r.render('Webhooks', body, { notice, section: 'webhooks' }) };
+    };
+    switch (r.form.get('action')) {
+      case 'add': {
+        const events = r.form.getAll('events');
+        const made = await registerEndpoint(m, account, { url: r.form.get('url') ?? '', events: events.length > 0 ? events : undefined }, now, change.actor);
+        return withSecret(made, false, `The endpoint ${made.endpoint.url} is added.`);
+      }
+      case 'rotate': {
+        const made = await rotateSecret(m, id, now, change);
+        return withSecret(made, true, `The endpoint ${made.endpoint.url} has a new signing secret.`);
+      }
+      case 'test':
+        await sendTestEvent(m, id, now, account.id);
+        return { redirect: `${PATH}?done=tested` };
+      case 'replay':
+        await replayDelivery(m, id, now, account.id);
+        return { redirect: `${PATH}?done=replayed` };
+      case 'enable':
+        await enableEndpoint(m, id, now, change);
+        return { redirect: `${PATH}?done=enabled` };
+      case 'disable':
+        await disableEndpoint(m, id, now, change);
+        return { redirect: `${PATH}?done=disabled` };
+      case 'delete':
+        await deleteEndpoint(m, id, now, change);
+        return { redirect: `${PATH}?done=deleted` };
+      default:
+        throw invalid('unknown action');
+    }
+  },
+};
