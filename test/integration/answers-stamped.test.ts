@@ -121,7 +121,7 @@ describe('every answer a handler writes', () => {
     // JSON answers may run nothing; the pages set their own policy (they load their scripts).
     if (/json/.test(res.headers['content-type'] ?? '')) expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     // The dashboard's pages: its own scripts and styles only.
-    if (/^\/account\/(?!assets)/.test(res.req.path) && /html/.test(res.headers['content-type'] ?? '')) {
+    if (/dashboard/.test(name) && /html/.test(res.headers['content-type'] ?? '')) {
       expect(res.headers['content-security-policy']).toMatch(/^default-src 'none'; script-src 'self'; style-src 'self'/);
     }
   });
