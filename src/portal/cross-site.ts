@@ -11,10 +11,14 @@ export function ownOrigin(req: IncomingMessage, publicUrl: string | undefined): 
   return `http://${req.headers.host ?? 'localhost'}`;
 }
 
-/** Why a write is refused as cross-site, or undefined. */
+/**
+ * Why a write is refused as cross-site, or undefined. A browser that sends Sec-Fetch-Site is
+ * judged by it alone (it also sends `Origin: null` where a referrer policy hides the origin); one
+ * that does not is judged by Origin, and `null` (a sandboxed frame, a hidden origin) is refused.
+ */
 export function crossSiteReason(req: IncomingMessage, publicUrl: string | undefined): string | undefined {
   const site = req.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') return `Sec-Fetch-Site: ${site}`;
+  if (site !== undefined) return site === 'same-origin' || site === 'none' ? undefined : `Sec-Fetch-Site: ${site}`;
   const origin = req.headers.origin;
   if (origin !== undefined && origin !== ownOrigin(req, publicUrl)) return `Origin: ${origin}`;
   return undefined;

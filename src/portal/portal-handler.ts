@@ -99,6 +99,8 @@ export function createPortalHandler(options: PortalOptions) {
       for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
       res.statusCode = answer.status ?? 200;
       res.setHeader('Content-Security-Policy', PORTAL_CSP);
+      // Forms post with their real Origin (no-referrer, the listeners' default, makes browsers send `Origin: null`).
+      res.setHeader('Referrer-Policy', 'same-origin');
       res.setHeader('Content-Type', 'text/html; charset=utf-8');
       res.end(res.req.method === 'HEAD' ? undefined : answer.html.text);
       return;

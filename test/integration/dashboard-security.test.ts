@@ -40,6 +40,20 @@ describe('writes from another site', () => {
       expect(res.text).toContain('came from another site');
     }
     expect(await userOf('victim@example.com')).toBeUndefined();
+    // Without Sec-Fetch-Site (older browsers), a hidden origin (`null`: a sandboxed frame) is refused too;
+    // with it, a same-origin form is accepted whatever Origin says (Chromium sends `null` under no-referrer).
+    const hidden = await fresh
+      .post('/account/sign-up')
+      .set('Origin', 'null')
+      .type('form')
+      .send({ csrf: csrfOf(form.text), email: 'victim@example.com', password: PASSWORD });
+    expect(hidden.status).toBe(403);
+    const sameOrigin = await fresh
+      .post('/account/sign-up')
+      .set({ Origin: 'null', 'Sec-Fetch-Site': 'same-origin' })
+      .type('form')
+      .send({ csrf: csrfOf(form.text), email: 'welcome@example.com', password: PASSWORD });
+    expect(sameOrigin.status).toBe(303);
 
     const agent = await signedUpAgent(t.urls.a, 'xsite@example.com');
     const before = (await userOf('xsite@example.com'))!.passwordHash;
