@@ -47,6 +47,19 @@ export function keyState(key: Pick<ApiKeyRecord, 'revokedAt' | 'expiresAt'>, now
   return key.expiresAt !== null && key.expiresAt <= now ? 'expired' : 'live';
 }
 
+/** The longest key name: it labels rows and buttons, not documents. */
+export const MAX_KEY_NAME = 100;
+
+/** A key's name, trimmed: 1 to MAX_KEY_NAME characters, no control characters. */
+function checkedName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed === '') throw invalid('give the key a name');
+  if (trimmed.length > MAX_KEY_NAME) throw invalid(`a key name has at most ${MAX_KEY_NAME} characters`);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
+  if (/[\u0000-\u001f\u007f]/.test(trimmed)) throw invalid('a key name cannot contain control characters');
+  return trimmed;
+}
+
 function checkExpiry(expiresAt: number | null | undefined, now: number): void {
   if (expiresAt === undefined || expiresAt === null) return;
   if (!Number.isSafeInteger(expiresAt)) throw invalid('the expiry must be a date and time');
@@ -77,7 +90,7 @@ export async function openAccount(
   const { key, ...stored } = freshKey();
   const { account, key: created } = await deps.accounts.createAccountWithKey({
     ...stored,
-    name: input.name,
+    name: checkedName(input.name),
     marketDataPlan: input.marketDataPlan,
     predictionPlan: input.predictionPlan,
     now,
@@ -95,7 +108,7 @@ async function addKey(deps: KeyManagement, accountId: string, input: NewKeyInput
   const added = await deps.accounts.addKeyWithin({
     ...stored,
     accountId,
-    name: input.name,
+    name: checkedName(input.name),
     now,
     anyOperation: input.anyOperation === true,
     expiresAt: input.expiresAt ?? null,

@@ -71,3 +71,24 @@ ${body}
 
 /** A hidden field with the form's CSRF token. */
 export const csrfField = (token: string) => html`<input type="hidden" name="csrf" value="${token}">`;
+
+/** A form that posts `fields` (hidden) and its CSRF token with whatever `body` adds. */
+export function postForm(action: string, csrfToken: string, fields: Record<string, string>, body: Html | string) {
+  return html`<form method="post" action="${action}">${csrfField(csrfToken)}${Object.entries(fields).map(
+    ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
+  )}${body}</form>`;
+}
+
+/** A one-button form; `label` names the button where its text alone is ambiguous. */
+export function postButton(action: string, csrfToken: string, fields: Record<string, string>, text: string, options: { label?: string; kind?: string } = {}) {
+  const button = html`<button type="submit" class="${options.kind ?? 'secondary'}"${options.label ? html` aria-label="${options.label}"` : ''}>${text}</button>`;
+  return postForm(action, csrfToken, fields, button);
+}
+
+/** Each item's accessible name, made unique: two alike get their ids too (screen readers and tests find one control per name). */
+export function distinctNames<T>(items: readonly T[], idOf: (item: T) => string, nameOf: (item: T) => string): Map<string, string> {
+  const base = new Map(items.map((item) => [idOf(item), nameOf(item)]));
+  const counts = new Map<string, number>();
+  for (const name of base.values()) counts.set(name, (counts.get(name) ?? 0) + 1);
+  return new Map([...base].map(([id, name]) => [id, counts.get(name)! > 1 ? `${name} (${id})` : name]));
+}

@@ -16,6 +16,8 @@ export interface CountResult {
 export interface WindowCounter {
   consume(key: string, ttlSeconds: number): Promise<CountResult>;
   refund(key: string, ttlSeconds: number): Promise<void>;
+  /** How much of `key` is spent, spending nothing (the dashboard's Usage page). */
+  spent(key: string): Promise<number>;
 }
 
 function wrap(limiter: RateLimiterAbstract): WindowCounter {
@@ -31,6 +33,9 @@ function wrap(limiter: RateLimiterAbstract): WindowCounter {
     },
     async refund(key, ttlSeconds) {
       await limiter.reward(key, 1, { customDuration: ttlSeconds });
+    },
+    async spent(key) {
+      return (await limiter.get(key))?.consumedPoints ?? 0;
     },
   };
 }

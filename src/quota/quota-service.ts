@@ -4,7 +4,7 @@
  */
 import type { Account, Product } from '../domain/account.js';
 import type { WindowCounter } from './counters.js';
-import { limitsFor, PLAN_LIMITS, planOf, type PlanLimitTable } from './plans.js';
+import { limitsFor, PLAN_LIMITS, planOf, type PlanLimitTable, type WindowLimits } from './plans.js';
 import { type WindowName, windowAt } from './windows.js';
 
 interface QuotaHeaders {
@@ -30,8 +30,18 @@ export interface WindowState {
   endsAt: number;
 }
 
+/** One window's count, as the `X-RateLimit-*` headers count it. */
+export interface WindowCount {
+  window: WindowName;
+  limit: number;
+  used: number;
+  endsAt: number;
+}
+
 export interface QuotaService {
   consume(account: Account, product: Product, now: number): Promise<QuotaDecision>;
+  /** This minute's and today's counts of a product's limited windows, spending nothing (the dashboard's Usage page). */
+  peek(account: Account, product: Product, now: number): Promise<WindowCount[]>;
 }
 
 export function createQuotaService(counterFor: CounterFactory, table: PlanLimitTable = PLAN_LIMITS): QuotaService {
@@ -54,16 +64,11 @@ export function createQuotaService(counterFor: CounterFactory, table: PlanLimitT
     async consume(account, product, now) {
       const limits = limitsFor(account, product, table);
       const plan = planOf(account, product);
-      const windows: [WindowName, number | null][] = [
-        ['minute', limits.perMinute],
-        ['day', limits.perDay],
-      ];
       const states: WindowState[] = [];
       // Minute first: a request refused by the minute never spends the day. A request refused
       // by the day gives its minute unit back, so neither window is spent by a 429 (D4).
       const spent: { c: WindowCounter; key: string; ttl: number }[] = [];
-      for (const [window, limit] of windows) {
-        if (limit === null) continue;
+      for (const [window, limit] of limitedWindows(limits)) {
         const span = windowAt(window, now);
         const key = `${account.id}:${span.index}`;
         const ttl = Math.ceil((span.endsAt - now) / 1000) + 1;
@@ -78,7 +83,27 @@ export function createQuotaService(counterFor: CounterFactory, table: PlanLimitT
       }
       return { allowed: true, headers: bindingHeaders(states) };
     },
+    async peek(account, product, now) {
+      const limits = limitsFor(account, product, table);
+      const plan = planOf(account, product);
+      const counts: WindowCount[] = [];
+      for (const [window, limit] of limitedWindows(limits)) {
+        const span = windowAt(window, now);
+        const used = await (await counter(window, product, plan, limit)).spent(`${account.id}:${span.index}`);
+        counts.push({ window, limit, used: Math.min(used, limit), endsAt: span.endsAt });
+      }
+      return counts;
+    },
   };
+}
+
+/** The windows a plan limits, minute first (D4). */
+export function limitedWindows(limits: WindowLimits): [WindowName, number][] {
+  const all: [WindowName, number | null][] = [
+    ['minute', limits.perMinute],
+    ['day', limits.perDay],
+  ];
+  return all.filter((w): w is [WindowName, number] => w[1] !== null);
 }
 
 export function refusalHeaders(limit: number, endsAt: number, now: number): QuotaHeaders {

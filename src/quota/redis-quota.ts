@@ -14,7 +14,7 @@ import { createBatchedDeltas } from '../cluster/batched-deltas.js';
 import type { Product } from '../domain/account.js';
 import type { QuotaDayCount, QuotaDayRepository } from '../store/quota-days.js';
 import { limitsFor, PLAN_LIMITS, type PlanLimitTable } from './plans.js';
-import { bindingHeaders, refusalHeaders, type QuotaService, type WindowState } from './quota-service.js';
+import { bindingHeaders, limitedWindows, refusalHeaders, type QuotaService, type WindowCount, type WindowState } from './quota-service.js';
 import { windowAt } from './windows.js';
 
 /** Thrown when the shared counts cannot be reached: the edge answers 503. */
@@ -160,6 +160,25 @@ export function createRedisQuota(options: RedisQuotaOptions): RedisQuota {
         states.push({ window: 'minute', limit: limits.perMinute, remaining: Math.max(0, limits.perMinute - minuteCount), endsAt: minute.endsAt });
       if (limits.perDay !== null) states.push({ window: 'day', limit: limits.perDay, remaining: Math.max(0, limits.perDay - dayCount), endsAt: day.endsAt });
       return { allowed: true, headers: bindingHeaders(states) };
+    },
+    async peek(account, product, now) {
+      const limits = limitsFor(account, product, options.limits ?? PLAN_LIMITS);
+      const spans = { minute: windowAt('minute', now), day: windowAt('day', now) };
+      const k = keys(account.id, product, spans.minute.index, spans.day.index);
+      let counts: (string | null)[];
+      try {
+        counts = await redis.mget(k.minute, k.day);
+      } catch (error) {
+        throw new QuotaUnavailableError(error);
+      }
+      const result: WindowCount[] = [];
+      for (const [window, limit] of limitedWindows(limits)) {
+        const live = counts[window === 'minute' ? 0 : 1];
+        // A day Redis lost (restarted without persistence) is still counted in the database.
+        const used = live != null ? Number(live) : await days.get(account.id, product, spans.day.index);
+        result.push({ window, limit, used: Math.min(used, limit), endsAt: spans[window].endsAt });
+      }
+      return result;
     },
     flush: dayCounts.flush,
     stop: dayCounts.stop,

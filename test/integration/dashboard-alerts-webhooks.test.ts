@@ -12,7 +12,7 @@ import type supertest from 'supertest';
 import { CLI_ACTOR, issueKey } from '../../src/auth/key-management.js';
 import type { MarketDataPlan } from '../../src/domain/account.js';
 import { runCli } from '../support/cli.js';
-import { csrfOf, signedUpAgent, submit } from '../support/dashboard.js';
+import { csrfOf, rowsOf, signedUpAgent, submit, textOf } from '../support/dashboard.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 import { within } from '../support/wait.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
@@ -28,28 +28,6 @@ afterAll(async () => {
   await t?.close();
   await receiver?.close();
 });
-
-/** The text of an HTML fragment, as a reader hears it. */
-const textOf = (fragment: string) =>
-  fragment
-    .replace(/<[^>]*>/g, '')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .trim();
-
-/** The rows of a table named by its caption: each row's `data-<attribute>` id and its cells' text. */
-function rowsOf(page: string, caption: string, attribute: string): { id: string; cells: string[]; html: string }[] {
-  const table = new RegExp(`<table>\\s*<caption>${caption}</caption>([\\s\\S]*?)</table>`).exec(page);
-  if (!table) return [];
-  return [...table[1]!.matchAll(new RegExp(`<tr data-${attribute}="([^"]+)">([\\s\\S]*?)</tr>`, 'g'))].map((row) => ({
-    id: row[1]!,
-    cells: [...row[2]!.matchAll(/<t[dh][^>]*>([\s\S]*?)<\/t[dh]>/g)].map((c) => textOf(c[1]!)),
-    html: row[2]!,
-  }));
-}
 
 /** A signed-in dashboard person whose account has `plan`, with an API key of that account. */
 async function dashboardAccount(email: string, plan: MarketDataPlan) {

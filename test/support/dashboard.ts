@@ -27,3 +27,25 @@ export async function signedUpAgent(baseUrl: string, email: string, password = '
     throw new Error(`sign-in answered ${signedIn.status} ${signedIn.headers.location}`);
   return agent;
 }
+
+/** The text of an HTML fragment, as a reader hears it. */
+export const textOf = (fragment: string) =>
+  fragment
+    .replace(/<[^>]*>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .trim();
+
+/** The rows of a table named by its caption: each row's `data-<attribute>` id and its cells' text. */
+export function rowsOf(page: string, caption: string, attribute: string): { id: string; cells: string[]; html: string }[] {
+  const table = new RegExp(`<table>\\s*<caption>${caption}</caption>([\\s\\S]*?)</table>`).exec(page);
+  if (!table) return [];
+  return [...table[1]!.matchAll(new RegExp(`<tr data-${attribute}="([^"]+)">([\\s\\S]*?)</tr>`, 'g'))].map((row) => ({
+    id: row[1]!,
+    cells: [...row[2]!.matchAll(/<t[dh][^>]*>([\s\S]*?)<\/t[dh]>/g)].map((c) => textOf(c[1]!)),
+    html: row[2]!,
+  }));
+}

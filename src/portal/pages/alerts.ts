@@ -9,7 +9,7 @@ import { BRIEF_SIGNALS } from '../../analytics/signals.js';
 import { ALERT_KINDS, ALERT_STATUSES, type Account, type AlertKind, type AlertStatus, type PriceAlert } from '../../domain/account.js';
 import { invalid } from '../../domain/errors.js';
 import { html } from '../html.js';
-import { csrfField } from '../layout.js';
+import { distinctNames, postButton, postForm } from '../layout.js';
 import type { PortalPage, PortalRequest } from '../portal-handler.js';
 import { noticeOf, signedInAccount, timeCell } from './signed-in-account.js';
 
@@ -39,12 +39,12 @@ function statusFilter(r: PortalRequest): { status: AlertStatus | undefined } | {
 }
 
 /** Each row's cancel button names its alert; two alike get the id too, so every name is unique. */
-function cancelNames(alerts: readonly PriceAlert[]): Map<string, string> {
-  const base = new Map(alerts.map((a) => [a.id, `Cancel alert on ${a.symbol} ${CONDITIONS[a.kind].words(a)}`]));
-  const counts = new Map<string, number>();
-  for (const name of base.values()) counts.set(name, (counts.get(name) ?? 0) + 1);
-  return new Map([...base].map(([id, name]) => [id, counts.get(name)! > 1 ? `${name} (${id})` : name]));
-}
+const cancelNames = (alerts: readonly PriceAlert[]) =>
+  distinctNames(
+    alerts,
+    (a) => a.id,
+    (a) => `Cancel alert on ${a.symbol} ${CONDITIONS[a.kind].words(a)}`,
+  );
 
 function alertTable(r: PortalRequest, alerts: readonly PriceAlert[]) {
   const names = cancelNames(alerts.filter((a) => a.status === 'active'));
@@ -56,11 +56,7 @@ function alertTable(r: PortalRequest, alerts: readonly PriceAlert[]) {
 ${alerts.map(
   (a) => html`<tr data-alert="${a.id}">
 <td>${a.symbol}</td><td>${CONDITIONS[a.kind].choice}</td><td>${a.kind === 'signal' ? a.signal : a.threshold}</td><td>${STATUS_WORDS[a.status]}</td><td>${timeCell(a.createdAt)}</td><td>${timeCell(a.triggeredAt)}</td>
-<td>${
-    names.has(a.id)
-      ? html`<form method="post" action="${PATH}">${csrfField(r.session!.csrfToken)}<input type="hidden" name="action" value="cancel"><input type="hidden" name="id" value="${a.id}"><button type="submit" class="secondary" aria-label="${names.get(a.id)}">Cancel</button></form>`
-      : ''
-  }</td>
+<td>${names.has(a.id) ? postButton(PATH, r.session!.csrfToken, { action: 'cancel', id: a.id }, 'Cancel', { label: names.get(a.id)! }) : ''}</td>
 </tr>`,
 )}
 </tbody>
@@ -85,9 +81,11 @@ async function createForm(r: PortalRequest) {
   const signal = r.form.get('signal') ?? '';
   return html`
 <h2>Create an alert</h2>
-<form method="post" action="${PATH}">
-${csrfField(r.session!.csrfToken)}
-<input type="hidden" name="action" value="create">
+${postForm(
+  PATH,
+  r.session!.csrfToken,
+  { action: 'create' },
+  html`
 <label for="symbol">Symbol</label>
 <input id="symbol" name="symbol" type="text" required maxlength="64" list="symbols" autocomplete="off" value="${r.form.get('symbol') ?? ''}" aria-describedby="symbol-hint">
 <datalist id="symbols">${markets.map((m) => html`<option value="${m.symbol}">${m.name}</option>`)}</datalist>
@@ -105,8 +103,8 @@ ${ALERT_KINDS.map((k) => html`<option value="${k}"${k === kind ? html` selected`
 ${BRIEF_SIGNALS.map((s) => html`<option value="${s}"${s === signal ? html` selected` : ''}>${s.replaceAll('_', ' ')}</option>`)}
 </select>
 <p id="signal-hint" class="hint">Only for the signal condition.</p>
-<div><button type="submit">Create alert</button></div>
-</form>`;
+<div><button type="submit">Create alert</button></div>`,
+)}`;
 }
 
 function upgradeBody(account: Account) {

@@ -1,10 +1,24 @@
 /** Every page of the dashboard, by its path under /account. */
 import type { PortalPage } from '../portal-handler.js';
 import { alertsPage } from './alerts.js';
+import { keysPage } from './keys.js';
 import { resetPage, verifyPage } from './reset.js';
 import { securityPage } from './security.js';
 import { signInPage, signOutPage } from './sign-in.js';
 import { signUpPage } from './sign-up.js';
+import { usageCsvPage, usagePage } from './usage.js';
 import { webhooksPage } from './webhooks.js';
 
-export const PORTAL_PAGES: readonly PortalPage[] = [signInPage, signOutPage, signUpPage, resetPage, verifyPage, securityPage, alertsPage, webhooksPage];
+export const PORTAL_PAGES: readonly PortalPage[] = [
+  signInPage,
+  signOutPage,
+  signUpPage,
+  resetPage,
+  verifyPage,
+  securityPage,
+  keysPage,
+  usagePage,
+  usageCsvPage,
+  alertsPage,
+  webhooksPage,
+];

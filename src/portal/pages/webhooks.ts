@@ -19,7 +19,7 @@ import {
   sendTestEvent,
 } from '../../webhooks/endpoints.js';
 import { type Html, html } from '../html.js';
-import { csrfField } from '../layout.js';
+import { postButton, postForm } from '../layout.js';
 import type { PortalAnswer, PortalPage, PortalRequest } from '../portal-handler.js';
 import { actorOf, noticeOf, signedInAccount, timeCell } from './signed-in-account.js';
 
@@ -36,11 +36,8 @@ const NOTICES: Record<string, string> = {
 };
 
 /** A POST button with its action; `label` names it where its visible text alone would be ambiguous. */
-function actionButton(r: PortalRequest, fields: Record<string, string>, text: string, label?: string, kind = 'secondary') {
-  return html`<form method="post" action="${PATH}">${csrfField(r.session!.csrfToken)}${Object.entries(fields).map(
-    ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
-  )}<button type="submit" class="${kind}"${label ? html` aria-label="${label}"` : ''}>${text}</button></form>`;
-}
+const actionButton = (r: PortalRequest, fields: Record<string, string>, text: string, label?: string, kind = 'secondary') =>
+  postButton(PATH, r.session!.csrfToken, fields, text, { ...(label ? { label } : {}), kind });
 
 const stateOf = (e: WebhookEndpoint) => (e.disabledAt === null ? 'Yes' : `No, since ${new Date(e.disabledAt).toISOString()}: ${e.disabledReason}`);
 
@@ -56,7 +53,7 @@ ${endpoints.map(
 <th scope="row">${e.url}</th><td>${e.events.join(', ')}</td><td>${stateOf(e)}</td><td>${timeCell(e.createdAt)}</td>
 <td>
 ${e.disabledAt === null ? actionButton(r, { action: 'test', id: e.id }, 'Send test webhook') : ''}
-${actionButton(r, { action: 'rotate', id: e.id }, 'Rotate secret', `Rotate signing secret of ${e.url}`)}
+${actionButton(r, { action: 'rotate', id: e.id }, 'Rotate secret', `Rotate secret of ${e.url}`)}
 ${e.disabledAt === null ? actionButton(r, { action: 'disable', id: e.id }, 'Disable', `Disable ${e.url}`) : actionButton(r, { action: 'enable', id: e.id }, 'Enable', `Enable ${e.url}`)}
 <a href="${PATH}?delete=${encodeURIComponent(e.id)}" aria-label="${`Delete ${e.url}`}">Delete</a>
 </td>
@@ -88,9 +85,11 @@ function addForm(r: PortalRequest) {
   const chosen = new Set(r.form.getAll('events'));
   return html`
 <h2>Add an endpoint</h2>
-<form method="post" action="${PATH}">
-${csrfField(r.session!.csrfToken)}
-<input type="hidden" name="action" value="add">
+${postForm(
+  PATH,
+  r.session!.csrfToken,
+  { action: 'add' },
+  html`
 <label for="url">Endpoint URL</label>
 <input id="url" name="url" type="url" required maxlength="2048" autocomplete="off" value="${r.form.get('url') ?? ''}" aria-describedby="url-hint">
 <p id="url-hint" class="hint">An https:// address of your receiver, reachable from the internet; at most 10 endpoints.</p>
@@ -98,8 +97,8 @@ ${csrfField(r.session!.csrfToken)}
 <legend>Events (all of them when none is ticked)</legend>
 ${SUBSCRIBABLE_EVENT_TYPES.map((t) => html`<label><input type="checkbox" name="events" value="${t}"${chosen.has(t) ? html` checked` : ''}> ${t}</label>`)}
 </fieldset>
-<div><button type="submit">Add endpoint</button></div>
-</form>
+<div><button type="submit">Add endpoint</button></div>`,
+)}
 <p class="hint">Deliveries are signed as <a href="https://www.standardwebhooks.com/">Standard Webhooks</a>: verify them with the signing secret shown when you add an endpoint or rotate its secret.</p>`;
 }
 

@@ -1,0 +1,193 @@
+/**
+ * API keys ("in the account dashboard under the settings for API keys", the contract): the
+ * account's keys with their state and last use, a form to create one (shown once, in the answer to
+ * the POST that made it), and per key a rotation and a revocation, each confirmed on its own page
+ * first. The rules are the CLI's (src/auth/key-management.ts): 20 live keys, an expiry in the
+ * future, the change in the activity log. On variant B a key comes after the Pro plan (D3): until
+ * then the page says how to get it and creates nothing.
+ */
+import { type IssuedKey, issueKey, MAX_KEY_NAME, keyState, type KeyState, listKeys, revokeKey, rotateKey } from '../../auth/key-management.js';
+import { type Account, MAX_LIVE_KEYS_PER_ACCOUNT } from '../../domain/account.js';
+import { forbidden, invalid } from '../../domain/errors.js';
+import type { AccountKey } from '../../store/accounts.js';
+import { type Html, html } from '../html.js';
+import { distinctNames, postButton, postForm } from '../layout.js';
+import type { PortalAnswer, PortalPage, PortalRequest } from '../portal-handler.js';
+import { actorOf, noticeOf, signedInAccount, timeCell } from './signed-in-account.js';
+
+const PATH = '/account/keys';
+
+const NOTICES: Record<string, string> = {
+  revoked: 'The key is revoked: running servers refuse it within 2 seconds.',
+  'already-revoked': 'The key was already revoked.',
+};
+
+const STATE_WORDS: Record<KeyState, string> = { live: 'Active', revoked: 'Revoked', expired: 'Expired' };
+
+/** Variant B's keys come with its Pro plan (D3); on A every account may have keys. */
+const needsPredictionPro = (r: PortalRequest, account: Account) => r.variant === 'B' && account.predictionPlan !== 'pro';
+
+/** An expiry date from the form (YYYY-MM-DD): the key stops working at 00:00 UTC that day; empty for none. */
+function expiryOf(raw: string | null): number | null {
+  const text = (raw ?? '').trim();
+  if (text === '') return null;
+  const at = /^\d{4}-\d{2}-\d{2}$/.test(text) ? Date.parse(`${text}T00:00:00Z`) : Number.NaN;
+  if (!Number.isFinite(at)) throw invalid('the expiry must be a date, YYYY-MM-DD');
+  return at;
+}
+
+function keyTable(keys: readonly AccountKey[], now: number) {
+  const live = keys.filter((k) => keyState(k, now) === 'live');
+  const revokeNames = distinctNames(
+    live,
+    (k) => k.id,
+    (k) => `Revoke ${k.name}`,
+  );
+  const rotateNames = distinctNames(
+    live,
+    (k) => k.id,
+    (k) => `Rotate ${k.name}`,
+  );
+  return html`
+<table>
+<caption>API keys</caption>
+<thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead>
+<tbody>
+${
+  keys.length === 0
+    ? html`<tr><td colspan="7">No keys yet.</td></tr>`
+    : keys.map(
+        (k) => html`<tr data-key="${k.id}">
+<td>${k.name}</td><td><code>${k.displayPrefix}…</code></td><td>${timeCell(k.createdAt)}</td><td>${timeCell(k.lastUsedAt)}</td><td>${timeCell(k.expiresAt)}</td><td>${STATE_WORDS[keyState(k, now)]}</td>
+<td>${
+          revokeNames.has(k.id)
+            ? html`<form method="get" action="${PATH}"><input type="hidden" name="rotate" value="${k.id}"><button type="submit" class="secondary" aria-label="${rotateNames.get(k.id)}">Rotate</button></form>
+<form method="get" action="${PATH}"><input type="hidden" name="revoke" value="${k.id}"><button type="submit" class="secondary" aria-label="${revokeNames.get(k.id)}">Revoke</button></form>`
+            : ''
+        }</td>
+</tr>`,
+      )
+}
+</tbody>
+</table>
+<p class="hint">${live.length} of at most ${MAX_LIVE_KEYS_PER_ACCOUNT} live keys. Only the start of each key is kept readable; the key itself was shown once, when it was made.</p>`;
+}
+
+function createForm(r: PortalRequest) {
+  return html`
+<h2>Create a key</h2>
+${postForm(
+  PATH,
+  r.session!.csrfToken,
+  { action: 'create' },
+  html`
+<label for="key-name">Key name</label>
+<input id="key-name" name="name" type="text" required maxlength="${MAX_KEY_NAME}" autocomplete="off" value="${r.form.get('name') ?? ''}" aria-describedby="key-name-hint">
+<p id="key-name-hint" class="hint">Where the key is used, like "laptop" or "production server".</p>
+<label for="key-expiry">Expires on (optional)</label>
+<input id="key-expiry" name="expires" type="date" value="${r.form.get('expires') ?? ''}" aria-describedby="key-expiry-hint">
+<p id="key-expiry-hint" class="hint">The key stops working at 00:00 UTC on this date; leave it empty for a key that does not expire.</p>
+<div><button type="submit">Create key</button></div>`,
+)}`;
+}
+
+function upgradeBody(r: PortalRequest) {
+  const where = r.services.upgradeUrl
+    ? html`<a href="${r.services.upgradeUrl}">Get the Pro plan</a>; once it is active, reload this page to create a key.`
+    : html`Ask the operator of this gateway to activate the Pro prediction plan on your account; once it is active, reload this page to create a key.`;
+  return html`<section aria-labelledby="upgrade-heading">
+<h2 id="upgrade-heading">Prediction markets need the Pro plan</h2>
+<p>On variant B (prediction markets) an API key is obtained after the Pro plan is activated; this account has no prediction plan yet. ${where}</p>
+</section>`;
+}
+
+/** The key just made: its only appearance, with a Copy button. */
+function newKeyPanel(issued: IssuedKey) {
+  return html`
+<section aria-labelledby="new-key-heading">
+<h2 id="new-key-heading">Your new key "${issued.record.name}"</h2>
+<p>Copy it now and keep it somewhere safe: it is shown once, never again. Send it as <code>Authorization: Bearer &lt;key&gt;</code> on both APIs (or <code>?apikey=</code> on variant B).</p>
+<input type="text" readonly id="new-api-key" aria-label="New API key" class="secret" value="${issued.key}">
+<button type="button" data-copy="new-api-key">Copy</button>
+</section>`;
+}
+
+async function mainBody(r: PortalRequest, account: Account, top: Html | '' = '') {
+  const now = r.services.now();
+  const keys = await listKeys(r.services.store, account);
+  const blocked = needsPredictionPro(r, account);
+  return html`${top}${blocked ? upgradeBody(r) : ''}
+${keyTable(keys, now)}
+${blocked ? '' : createForm(r)}`;
+}
+
+/** The page before a revocation or rotation: what happens, and the one button that does it. */
+async function confirmation(r: PortalRequest, account: Account, id: string, what: 'revoke' | 'rotate'): Promise<PortalAnswer> {
+  const key = (await listKeys(r.services.store, account)).find((k) => k.id === id);
+  if (!key || keyState(key, r.services.now()) !== 'live') {
+    const body = html`<p><a href="${PATH}">Back to API keys</a></p>`;
+    return { html: r.render('API keys', body, { error: `no live key with id ${id} on this account`, section: 'keys' }), status: 404 };
+  }
+  const token = r.session!.csrfToken;
+  const named = html`<strong>${key.name}</strong> (<code>${key.displayPrefix}…</code>)`;
+  const body =
+    what === 'revoke'
+      ? html`<p>Revoke the key ${named}? Running servers refuse it within 2 seconds, on both APIs. This cannot be undone.</p>
+${postButton(PATH, token, { action: 'revoke', id: key.id }, 'Revoke key', { kind: 'danger' })}
+<p><a href="${PATH}">Keep it</a></p>`
+      : html`<p>Rotate the key ${named}? You get a new key with the same name and expiry, shown once.</p>
+${postForm(
+  PATH,
+  token,
+  { action: 'rotate', id: key.id },
+  html`<label><input type="checkbox" name="revokeOld" value="yes" checked> Revoke the old key now (otherwise it keeps working until you revoke it)</label>
+<div><button type="submit">Rotate key</button></div>`,
+)}
+<p><a href="${PATH}">Keep it as it is</a></p>`;
+  return { html: r.render(what === 'revoke' ? 'Revoke API key' : 'Rotate API key', body, { section: 'keys' }) };
+}
+
+export const keysPage: PortalPage = {
+  path: 'keys',
+  signedIn: true,
+  async get(r, shown) {
+    const account = await signedInAccount(r);
+    for (const what of ['revoke', 'rotate'] as const) {
+      const id = r.url.searchParams.get(what);
+      if (id && !shown) return confirmation(r, account, id, what);
+    }
+    const extra = { error: shown?.error, notice: shown ? undefined : noticeOf(r, NOTICES), section: 'keys' as const };
+    return { html: r.render('API keys', await mainBody(r, account), extra), status: shown?.status ?? 200 };
+  },
+  async post(r) {
+    const account = await signedInAccount(r);
+    const { store } = r.services;
+    const now = r.services.now();
+    const scope = { accountId: account.id };
+    const shownOnce = async (issued: IssuedKey, notice: string): Promise<PortalAnswer> => {
+      r.form = new URLSearchParams(); // the create form starts empty again
+      return { html: r.render('API keys', await mainBody(r, account, newKeyPanel(issued)), { notice, section: 'keys' }), status: 201 };
+    };
+    switch (r.form.get('action')) {
+      case 'create': {
+        if (needsPredictionPro(r, account)) throw forbidden('variant B keys come with the Pro prediction plan, which this account does not have yet');
+        const issued = await issueKey(store, account, { name: r.form.get('name') ?? '', expiresAt: expiryOf(r.form.get('expires')) }, now, actorOf(r));
+        return shownOnce(issued, `The key "${issued.record.name}" is created.`);
+      }
+      case 'rotate': {
+        const revokeOld = r.form.get('revokeOld') === 'yes';
+        const issued = await rotateKey(store, r.form.get('id') ?? '', now, actorOf(r), { ...scope, revokeOld });
+        return shownOnce(
+          issued,
+          `The key "${issued.record.name}" has a replacement${revokeOld ? '; the old key is revoked' : '; the old key works until you revoke it'}.`,
+        );
+      }
+      case 'revoke': {
+        const { already } = await revokeKey(store, r.form.get('id') ?? '', now, actorOf(r), scope);
+        return { redirect: `${PATH}?done=${already ? 'already-revoked' : 'revoked'}` };
+      }
+      default:
+        throw invalid('unknown action');
+    }
+  },
+};
