@@ -175,7 +175,7 @@ export function createRedisQuota(options: RedisQuotaOptions): RedisQuota {
       for (const [window, limit] of limitedWindows(limits)) {
         const live = counts[window === 'minute' ? 0 : 1];
         // A day Redis lost (restarted without persistence) is still counted in the database.
-        const used = live != null ? Number(live) : await days.get(account.id, product, spans.day.index);
+        const used = live != null ? Number(live) : window === 'day' ? await days.get(account.id, product, spans.day.index) : 0;
         result.push({ window, limit, used: Math.min(used, limit), endsAt: spans[window].endsAt });
       }
       return result;
