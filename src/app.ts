@@ -65,7 +65,17 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const services: GraphQLServices = { store, markets, briefs, predictions, morningBriefs: jobs.morningBriefs, webhooks, live, accountAlerts, now };
   const graphql = await buildGraphQL({ config, authenticator: access.authenticator, services, metrics, classify, logger });
   const ready = buildReadiness({ stores, markets, predictions, liveFeeds: jobs.liveFeeds, now, degraded, dataDir: stores.pgUrl ? undefined : config.dataDir });
-  const portal = buildPortal({ config, stores, quota: access.quota, webhooks, accountAlerts, classify, logger, now });
+  const portal = buildPortal({
+    config,
+    stores,
+    quota: access.quota,
+    keysChanged: () => access.authenticator.pollNow(),
+    webhooks,
+    accountAlerts,
+    classify,
+    logger,
+    now,
+  });
   const apps = buildVariantApps({ edges: access.edges, graphql, services, ready, metrics, classify, logger, legacy: config.legacy, portal: portal.handlerFor });
 
   return {

@@ -73,6 +73,8 @@ export function createAuthenticator(options: AuthenticatorOptions) {
   let timer: NodeJS.Timeout | undefined;
   /** When a lookup last failed: a known key does not wait on a store that is down. */
   let storeFailedAt = -Infinity;
+  /** Polls run one after another: one asked for during another starts when it ends (that one may have read before the change). */
+  let polls: Promise<void> = Promise.resolve();
 
   async function pollChanges(): Promise<void> {
     const since = watermark - REVOCATION_OVERLAP_MS;
@@ -84,6 +86,16 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       if (at > watermark) watermark = at;
     }
     watermark = Math.max(watermark, Date.now() - REVOCATION_OVERLAP_MS);
+  }
+
+  /**
+   * Applies the store's key changes now rather than at the next poll: the instance that made a
+   * change (a revocation in the dashboard) refuses the key before it answers; others within the poll.
+   */
+  function pollNow(): Promise<void> {
+    const poll = polls.catch(() => undefined).then(pollChanges);
+    polls = poll;
+    return poll;
   }
 
   /**
@@ -149,7 +161,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
 
     start(): void {
       const tick = () => {
-        pollChanges()
+        pollNow()
           .catch((error) => options.onError?.(error))
           .finally(() => {
             if (timer) timer = setTimeout(tick, options.pollMs).unref();
@@ -157,6 +169,8 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       };
       timer = setTimeout(tick, options.pollMs).unref();
     },
+
+    pollNow,
 
     stop(): void {
       if (timer) clearTimeout(timer);

@@ -43,7 +43,8 @@ export function buildAccess({ config, stores, metrics, degraded, classify, logge
     },
   });
   const sharedQuota = redis ? createRedisQuota({ redis, days: store.quotaDays, logger, limits: config.planLimits }) : undefined;
-  const quota = sharedQuota ?? createStoreQuota(store.connection, config.planLimits);
+  const storeQuota = sharedQuota ? undefined : createStoreQuota(store.connection, config.planLimits);
+  const quota = sharedQuota ?? storeQuota!;
   const usage = config.usage.recording ? createUsageRecorder({ usage: store.usage, ...config.usage, logger, now }) : undefined;
   // One edge per listener: its variant labels the refusals and metrics of every transport there.
   const edgeFor = (variant: Variant): Edge =>
@@ -70,6 +71,7 @@ export function buildAccess({ config, stores, metrics, degraded, classify, logge
     start: () => authenticator.start(),
     async stop(): Promise<void> {
       authenticator.stop();
+      storeQuota?.stop();
       await Promise.all([sharedQuota?.stop(), usage?.stop()]);
     },
   };

@@ -18,6 +18,8 @@ import type { Stores } from './stores.js';
 interface PortalDeps {
   config: Config;
   quota: QuotaService;
+  /** This instance's key cache: a key changed here is applied before the page answers. */
+  keysChanged: () => Promise<void>;
   webhooks: WebhookManagement;
   accountAlerts: AccountAlerts;
   stores: Stores;
@@ -26,7 +28,7 @@ interface PortalDeps {
   now: () => number;
 }
 
-export function buildPortal({ config, stores, quota, webhooks, accountAlerts, classify, logger, now }: PortalDeps) {
+export function buildPortal({ config, stores, quota, keysChanged, webhooks, accountAlerts, classify, logger, now }: PortalDeps) {
   const { store } = stores;
   const sessions = createSessionService({ sessions: store.sessions, idleMs: config.portal.idleMs, absoluteMs: config.portal.absoluteMs, now });
   const mailer = config.portal.smtpUrl ? createMailer(config.portal.smtpUrl, config.portal.smtpFrom) : undefined;
@@ -49,6 +51,7 @@ export function buildPortal({ config, stores, quota, webhooks, accountAlerts, cl
     planLimits: config.planLimits,
     webhooks,
     accountAlerts,
+    keysChanged,
     now,
   };
   return {

@@ -39,6 +39,7 @@ export function page(options: PageOptions, body: Html): Html {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${options.title} · market-gateway account</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/account/assets/portal.css">
 <script src="/account/assets/portal.js" defer></script>
 </head>

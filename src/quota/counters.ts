@@ -56,7 +56,7 @@ export async function sqliteCounter(db: BetterSqlite3.Database, prefix: string, 
   const limiter = await ready(
     (cb) =>
       new RateLimiterSQLite(
-        { storeClient: db, storeType: 'better-sqlite3', tableName: TABLE, keyPrefix: prefix, points: limit, duration: 86_400, clearExpiredByTimeout: true },
+        { storeClient: db, storeType: 'better-sqlite3', tableName: TABLE, keyPrefix: prefix, points: limit, duration: 86_400, clearExpiredByTimeout: false },
         cb,
       ),
   );
@@ -66,7 +66,21 @@ export async function sqliteCounter(db: BetterSqlite3.Database, prefix: string, 
 export async function postgresCounter(pool: pg.Pool, prefix: string, limit: number): Promise<WindowCounter> {
   const limiter = await ready(
     (cb) =>
-      new RateLimiterPostgres({ storeClient: pool, tableName: TABLE, keyPrefix: prefix, points: limit, duration: 86_400, clearExpiredByTimeout: true }, cb),
+      new RateLimiterPostgres({ storeClient: pool, tableName: TABLE, keyPrefix: prefix, points: limit, duration: 86_400, clearExpiredByTimeout: false }, cb),
   );
   return wrap(limiter);
+}
+
+/**
+ * Deletes the durable counts that expired before `before`. Done here rather than by the limiters'
+ * own timer, which outlives a closed store (its DELETE then throws from a timer). Not critical: a
+ * store that is closed, down or has no counts yet is left alone.
+ */
+export async function deleteExpiredCounts(connection: { sqlite?: BetterSqlite3.Database | undefined; pgPool?: pg.Pool | undefined }, before: number) {
+  try {
+    if (connection.sqlite?.open) connection.sqlite.prepare(`DELETE FROM ${TABLE} WHERE expire < ?`).run(before);
+    else if (connection.pgPool) await connection.pgPool.query(`DELETE FROM "${TABLE}" WHERE expire < $1`, [before]);
+  } catch {
+    // the table does not exist before the first count, or the store is unavailable: next time
+  }
 }

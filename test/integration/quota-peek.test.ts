@@ -6,10 +6,12 @@
  * leaves unlimited windows out, and follows the UTC windows. With Redis, a day key Redis lost is read
  * from the database, and two instances see each other's counts.
  */
+import BetterSqlite3 from 'better-sqlite3';
 import type { Redis } from 'ioredis';
 import pino from 'pino';
 import type { Account, MarketDataPlan, PredictionPlan, Product } from '../../src/domain/account.js';
 import { randomBase62 } from '../../src/domain/ids.js';
+import { deleteExpiredCounts } from '../../src/quota/counters.js';
 import { createStoreQuota } from '../../src/quota/index.js';
 import { type PlanLimitTable, resolvePlanLimits } from '../../src/quota/plans.js';
 import { createRedisClient, waitForRedis } from '../../src/quota/redis-client.js';
@@ -233,5 +235,23 @@ describeOnEachEngine('QuotaService.peek', (suite) => {
         expect(await two.peek(account, 'marketData', NEXT_MINUTE)).toEqual([minute(10, 0, MINUTE_END + 60_000), day(1_000, 10)]);
       });
     });
+  });
+});
+
+describeOnEachEngine('durable quota counts', (suite) => {
+  suite.maybe('expired day counts are deleted by the quota itself; a closed store is left alone, nothing thrown from a timer', async () => {
+    const quota = createStoreQuota(suite.store.connection);
+    quota.stop(); // its timer: this test calls what the timer calls
+    const account = accountOn('free');
+    await admit(quota, account, 3, Date.now());
+    expect((await quota.peek(account, 'marketData', Date.now()))[1]!.used).toBe(3);
+    await deleteExpiredCounts(suite.store.connection, Date.now()); // nothing has expired yet
+    expect((await quota.peek(account, 'marketData', Date.now()))[1]!.used).toBe(3);
+    await deleteExpiredCounts(suite.store.connection, Date.now() + 2 * 86_400_000);
+    expect((await quota.peek(account, 'marketData', Date.now()))[1]!.used).toBe(0);
+
+    const closed = new BetterSqlite3(':memory:');
+    closed.close();
+    await expect(deleteExpiredCounts({ sqlite: closed }, Date.now())).resolves.toBeUndefined();
   });
 });

@@ -177,6 +177,7 @@ export const keysPage: PortalPage = {
       case 'rotate': {
         const revokeOld = r.form.get('revokeOld') === 'yes';
         const issued = await rotateKey(store, r.form.get('id') ?? '', now, actorOf(r), { ...scope, revokeOld });
+        if (revokeOld) await r.services.keysChanged();
         return shownOnce(
           issued,
           `The key "${issued.record.name}" has a replacement${revokeOld ? '; the old key is revoked' : '; the old key works until you revoke it'}.`,
@@ -184,6 +185,7 @@ export const keysPage: PortalPage = {
       }
       case 'revoke': {
         const { already } = await revokeKey(store, r.form.get('id') ?? '', now, actorOf(r), scope);
+        await r.services.keysChanged();
         return { redirect: `${PATH}?done=${already ? 'already-revoked' : 'revoked'}` };
       }
       default:

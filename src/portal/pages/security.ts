@@ -54,6 +54,7 @@ ${extra ?? ''}
 <section aria-labelledby="password-heading">
 <h2 id="password-heading">Password</h2>
 <form method="post" action="/account/security">${csrf}<input type="hidden" name="action" value="password">
+<input type="text" name="username" autocomplete="username" value="${session.email}" hidden>
 <label for="current-password">Current password</label>
 <input id="current-password" name="current" type="password" autocomplete="current-password" required>
 <label for="new-password">New password</label>
