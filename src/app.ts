@@ -69,7 +69,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
     config,
     stores,
     quota: access.quota,
-    keysChanged: () => access.authenticator.pollNow(),
+    // Not the page's failure: the change is written, and the regular poll applies it within 2 s.
+    keysChanged: () => access.authenticator.pollNow().catch((error) => logger.warn({ err: error }, 'key change not applied at once; the poll will')),
     webhooks,
     accountAlerts,
     classify,

@@ -55,8 +55,9 @@ function checkedName(name: string): string {
   const trimmed = name.trim();
   if (trimmed === '') throw invalid('give the key a name');
   if (trimmed.length > MAX_KEY_NAME) throw invalid(`a key name has at most ${MAX_KEY_NAME} characters`);
+  // Controls (C0, DEL, C1) and bidirectional overrides, which would make a row or a button read as another.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
-  if (/[\u0000-\u001f\u007f]/.test(trimmed)) throw invalid('a key name cannot contain control characters');
+  if (/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(trimmed)) throw invalid('a key name cannot contain control or text-direction characters');
   return trimmed;
 }
 

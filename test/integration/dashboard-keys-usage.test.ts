@@ -7,6 +7,7 @@
  * the signed-in account only.
  */
 import type supertest from 'supertest';
+import { CLI_ACTOR, issueKey } from '../../src/auth/key-management.js';
 import { utcDate } from '../../src/domain/time.js';
 import { csrfOf, rowsOf, signedUpAgent, submit, textOf } from '../support/dashboard.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
@@ -86,6 +87,11 @@ describe('API keys', () => {
     const past = await createKey(agent, 'old', '2020-01-01');
     expect(past.res.status).toBe(400);
     expect(past.res.text).toContain('has passed');
+    const impossible = await createKey(agent, 'rolled over', '2099-02-30'); // Date.parse would make it 2 March
+    expect(impossible.res.status).toBe(400);
+    expect(impossible.res.text).toContain('the expiry must be a date');
+    const bidi = await createKey(agent, 'prod\u202egnp.exe');
+    expect(bidi.res.status).toBe(400);
     expect(await keyRows(agent)).toHaveLength(20);
 
     // Revoking one makes room.
@@ -180,10 +186,19 @@ describe('API keys', () => {
     const refused = await submit(agent, '/account/keys', { action: 'create', name: 'too early' });
     expect(refused.status).toBe(403);
     expect(await t.service.store.accounts.keysOfAccount(await accountOf('b-free@example.com'))).toEqual([]);
+    // A key the account has (made on A) is listed and can be revoked, but not rotated into a new one.
+    const account = (await t.service.store.accounts.findAccount(await accountOf('b-free@example.com')))!;
+    await issueKey(t.service.store, account, { name: 'made on A' }, t.clock.now(), CLI_ACTOR);
+    const [row] = await keyRows(agent);
+    expect(row!.html).not.toContain('Rotate');
+    expect(row!.html).toContain('aria-label="Revoke made on A"');
+    expect((await submit(agent, '/account/keys', { action: 'rotate', id: row!.id, revokeOld: 'yes' })).status).toBe(403);
+    expect(await t.service.store.accounts.keysOfAccount(await accountOf('b-free@example.com'))).toHaveLength(1);
 
     await t.service.store.accounts.setPlans(await accountOf('b-free@example.com'), { predictionPlan: 'pro' }, t.clock.now());
     const { res, key } = await createKey(agent, 'now pro');
     expect(res.status).toBe(201);
+    expect(res.text).toContain('aria-label="Rotate now pro"');
     expect((await t.b.get(`/api/v1/markets?apikey=${key}`)).status).toBe(200);
   });
 });
@@ -220,6 +235,13 @@ describe('Usage', () => {
       expect(page).toContain('<svg class="chart" role="img"');
     }
     expect((await t.a.get('/api/v1/markets?limit=1').set(bearer(key!))).headers['x-ratelimit-remaining']).toBe('6');
+
+    // A row dated tomorrow (an instance whose clock runs ahead) is in none of the views of the last 30 days.
+    const tomorrow = utcDate(t.clock.now() + 86_400_000);
+    const keyId = (await keyRows(agent))[0]!.id;
+    const accountId = await accountOf('usage@example.com');
+    await t.service.store.usage.add([{ day: tomorrow, accountId, keyId, listener: 'A', route: 'A GET /api/v1/brief', requests: 5, lastAt: t.clock.now() }]);
+    expect(tableCells((await agent.get('/account/usage')).text, 'Usage by route')).toHaveLength(2);
 
     const csv = await agent.get('/account/usage.csv');
     expect(csv.status).toBe(200);

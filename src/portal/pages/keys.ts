@@ -9,6 +9,7 @@
 import { type IssuedKey, issueKey, MAX_KEY_NAME, keyState, type KeyState, listKeys, revokeKey, rotateKey } from '../../auth/key-management.js';
 import { type Account, MAX_LIVE_KEYS_PER_ACCOUNT } from '../../domain/account.js';
 import { forbidden, invalid } from '../../domain/errors.js';
+import { utcDate } from '../../domain/time.js';
 import type { AccountKey } from '../../store/accounts.js';
 import { type Html, html } from '../html.js';
 import { distinctNames, postButton, postForm } from '../layout.js';
@@ -27,16 +28,22 @@ const STATE_WORDS: Record<KeyState, string> = { live: 'Active', revoked: 'Revoke
 /** Variant B's keys come with its Pro plan (D3); on A every account may have keys. */
 const needsPredictionPro = (r: PortalRequest, account: Account) => r.variant === 'B' && account.predictionPlan !== 'pro';
 
+function assertMayMakeKeys(r: PortalRequest, account: Account): void {
+  if (needsPredictionPro(r, account)) throw forbidden('variant B keys come with the Pro prediction plan, which this account does not have yet');
+}
+
 /** An expiry date from the form (YYYY-MM-DD): the key stops working at 00:00 UTC that day; empty for none. */
 function expiryOf(raw: string | null): number | null {
   const text = (raw ?? '').trim();
   if (text === '') return null;
   const at = /^\d{4}-\d{2}-\d{2}$/.test(text) ? Date.parse(`${text}T00:00:00Z`) : Number.NaN;
-  if (!Number.isFinite(at)) throw invalid('the expiry must be a date, YYYY-MM-DD');
+  // Date.parse rolls 2025-02-30 over to March: only a date that reads back the same is one.
+  if (!Number.isFinite(at) || utcDate(at) !== text) throw invalid('the expiry must be a date, YYYY-MM-DD');
   return at;
 }
 
-function keyTable(keys: readonly AccountKey[], now: number) {
+/** The table of keys; `canRotate` is false where no key may be made (variant B before Pro). */
+function keyTable(keys: readonly AccountKey[], now: number, canRotate: boolean) {
   const live = keys.filter((k) => keyState(k, now) === 'live');
   const revokeNames = distinctNames(
     live,
@@ -61,7 +68,7 @@ ${
 <td>${k.name}</td><td><code>${k.displayPrefix}…</code></td><td>${timeCell(k.createdAt)}</td><td>${timeCell(k.lastUsedAt)}</td><td>${timeCell(k.expiresAt)}</td><td>${STATE_WORDS[keyState(k, now)]}</td>
 <td>${
           revokeNames.has(k.id)
-            ? html`<form method="get" action="${PATH}"><input type="hidden" name="rotate" value="${k.id}"><button type="submit" class="secondary" aria-label="${rotateNames.get(k.id)}">Rotate</button></form>
+            ? html`${canRotate ? html`<form method="get" action="${PATH}"><input type="hidden" name="rotate" value="${k.id}"><button type="submit" class="secondary" aria-label="${rotateNames.get(k.id)}">Rotate</button></form>` : ''}
 <form method="get" action="${PATH}"><input type="hidden" name="revoke" value="${k.id}"><button type="submit" class="secondary" aria-label="${revokeNames.get(k.id)}">Revoke</button></form>`
             : ''
         }</td>
@@ -117,7 +124,7 @@ async function mainBody(r: PortalRequest, account: Account, top: Html | '' = '')
   const keys = await listKeys(r.services.store, account);
   const blocked = needsPredictionPro(r, account);
   return html`${top}${blocked ? upgradeBody(r) : ''}
-${keyTable(keys, now)}
+${keyTable(keys, now, !blocked)}
 ${blocked ? '' : createForm(r)}`;
 }
 
@@ -154,7 +161,7 @@ export const keysPage: PortalPage = {
     const account = await signedInAccount(r);
     for (const what of ['revoke', 'rotate'] as const) {
       const id = r.url.searchParams.get(what);
-      if (id && !shown) return confirmation(r, account, id, what);
+      if (id && !shown && (what === 'revoke' || !needsPredictionPro(r, account))) return confirmation(r, account, id, what);
     }
     const extra = { error: shown?.error, notice: shown ? undefined : noticeOf(r, NOTICES), section: 'keys' as const };
     return { html: r.render('API keys', await mainBody(r, account), extra), status: shown?.status ?? 200 };
@@ -170,11 +177,12 @@ export const keysPage: PortalPage = {
     };
     switch (r.form.get('action')) {
       case 'create': {
-        if (needsPredictionPro(r, account)) throw forbidden('variant B keys come with the Pro prediction plan, which this account does not have yet');
+        assertMayMakeKeys(r, account);
         const issued = await issueKey(store, account, { name: r.form.get('name') ?? '', expiresAt: expiryOf(r.form.get('expires')) }, now, actorOf(r));
         return shownOnce(issued, `The key "${issued.record.name}" is created.`);
       }
       case 'rotate': {
+        assertMayMakeKeys(r, account);
         const revokeOld = r.form.get('revokeOld') === 'yes';
         const issued = await rotateKey(store, r.form.get('id') ?? '', now, actorOf(r), { ...scope, revokeOld });
         if (revokeOld) await r.services.keysChanged();

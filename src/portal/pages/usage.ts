@@ -21,6 +21,7 @@ const PRODUCTS: { product: Product; title: string; planOf: (a: Account) => strin
   { product: 'prediction', title: 'Prediction markets (variant B)', planOf: (a) => a.predictionPlan },
 ];
 
+const planName = (plan: string) => `${plan[0]!.toUpperCase()}${plan.slice(1)}`;
 const clock = (ms: number) => `${new Date(ms).toISOString().slice(11, 16)} UTC`;
 
 /** One window's cell: the count against the limit and when it starts again, or "Unlimited". */
@@ -36,9 +37,12 @@ async function quotaTable(r: PortalRequest, account: Account) {
       const plan = planOf(account);
       if (plan === 'none') return html`<tr><th scope="row">${title}</th><td>None: variant B needs the Pro plan</td><td>—</td><td>—</td></tr>`;
       const limits = limitsFor(account, product, r.services.planLimits);
-      const counts = await r.services.quota.peek(account, product, now);
+      const counts = await r.services.quota.peek(account, product, now).catch(() => undefined);
+      // The shared counters can be down (Redis) while the history below still reads: say so in this row only.
+      if (!counts)
+        return html`<tr><th scope="row">${title}</th><td>${planName(plan)}</td><td colspan="2">Counts unavailable right now; try again in a moment</td></tr>`;
       const of = (window: WindowCount['window']) => counts.find((c) => c.window === window);
-      return html`<tr><th scope="row">${title}</th><td>${plan[0]!.toUpperCase()}${plan.slice(1)}</td><td>${windowCell(of('minute'), limits.perMinute)}</td><td>${windowCell(of('day'), limits.perDay)}</td></tr>`;
+      return html`<tr><th scope="row">${title}</th><td>${planName(plan)}</td><td>${windowCell(of('minute'), limits.perMinute)}</td><td>${windowCell(of('day'), limits.perDay)}</td></tr>`;
     }),
   );
   return html`
@@ -60,11 +64,12 @@ interface UsageRows {
 async function usageOf(r: PortalRequest, account: Account): Promise<UsageRows> {
   const now = r.services.now();
   const dates = Array.from({ length: DAYS_SHOWN }, (_, i) => utcDate(now - (DAYS_SHOWN - 1 - i) * DAY_MS));
-  const byDayAndRoute = await r.services.store.usage.byDayAndRoute(account.id, dates[0]!);
   const perDay = new Map(dates.map((d) => [d, 0]));
+  // Only the days shown (an instance whose clock runs ahead may have written tomorrow), so every view adds up the same.
+  const byDayAndRoute = (await r.services.store.usage.byDayAndRoute(account.id, dates[0]!)).filter((row) => perDay.has(row.day));
   const perRoute = new Map<string, number>();
   for (const row of byDayAndRoute) {
-    if (perDay.has(row.day)) perDay.set(row.day, perDay.get(row.day)! + row.requests);
+    perDay.set(row.day, perDay.get(row.day)! + row.requests);
     perRoute.set(row.route, (perRoute.get(row.route) ?? 0) + row.requests);
   }
   return {
