@@ -69,8 +69,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     config,
     stores,
     quota: access.quota,
-    // Not the page's failure: the change is written, and the regular poll applies it within 2 s.
-    keysChanged: () => access.authenticator.pollNow().catch((error) => logger.warn({ err: error }, 'key change not applied at once; the poll will')),
+    keysRevoked: (keyIds) => access.authenticator.forgetKeys(keyIds),
     webhooks,
     accountAlerts,
     classify,

@@ -73,8 +73,6 @@ export function createAuthenticator(options: AuthenticatorOptions) {
   let timer: NodeJS.Timeout | undefined;
   /** When a lookup last failed: a known key does not wait on a store that is down. */
   let storeFailedAt = -Infinity;
-  /** Polls run one after another: one asked for during another starts when it ends (that one may have read before the change). */
-  let polls: Promise<void> = Promise.resolve();
 
   async function pollChanges(): Promise<void> {
     const since = watermark - REVOCATION_OVERLAP_MS;
@@ -86,16 +84,6 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       if (at > watermark) watermark = at;
     }
     watermark = Math.max(watermark, Date.now() - REVOCATION_OVERLAP_MS);
-  }
-
-  /**
-   * Applies the store's key changes now rather than at the next poll: the instance that made a
-   * change (a revocation in the dashboard) refuses the key before it answers; others within the poll.
-   */
-  function pollNow(): Promise<void> {
-    const poll = polls.catch(() => undefined).then(pollChanges);
-    polls = poll;
-    return poll;
   }
 
   /**
@@ -161,7 +149,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
 
     start(): void {
       const tick = () => {
-        pollNow()
+        pollChanges()
           .catch((error) => options.onError?.(error))
           .finally(() => {
             if (timer) timer = setTimeout(tick, options.pollMs).unref();
@@ -170,7 +158,15 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       timer = setTimeout(tick, options.pollMs).unref();
     },
 
-    pollNow,
+    /**
+     * Drops these keys from this instance's caches: the instance that revoked them (the dashboard)
+     * refuses them before it answers, whatever the clocks say; other instances within their poll.
+     * A walk of the cache, for a person's click, not for a request.
+     */
+    forgetKeys(keyIds: readonly string[]): void {
+      const ids = new Set(keyIds);
+      for (const [keyHash, entry] of known.entries()) if (ids.has(entry.principal.keyId)) known.delete(keyHash);
+    },
 
     stop(): void {
       if (timer) clearTimeout(timer);

@@ -18,8 +18,8 @@ import type { Stores } from './stores.js';
 interface PortalDeps {
   config: Config;
   quota: QuotaService;
-  /** This instance's key cache: a key changed here is applied before the page answers. */
-  keysChanged: () => Promise<void>;
+  /** This instance's key cache: a key revoked here is refused before the page answers. */
+  keysRevoked: (keyIds: readonly string[]) => void;
   webhooks: WebhookManagement;
   accountAlerts: AccountAlerts;
   stores: Stores;
@@ -28,7 +28,7 @@ interface PortalDeps {
   now: () => number;
 }
 
-export function buildPortal({ config, stores, quota, keysChanged, webhooks, accountAlerts, classify, logger, now }: PortalDeps) {
+export function buildPortal({ config, stores, quota, keysRevoked, webhooks, accountAlerts, classify, logger, now }: PortalDeps) {
   const { store } = stores;
   const sessions = createSessionService({ sessions: store.sessions, idleMs: config.portal.idleMs, absoluteMs: config.portal.absoluteMs, now });
   const mailer = config.portal.smtpUrl ? createMailer(config.portal.smtpUrl, config.portal.smtpFrom) : undefined;
@@ -51,7 +51,7 @@ export function buildPortal({ config, stores, quota, keysChanged, webhooks, acco
     planLimits: config.planLimits,
     webhooks,
     accountAlerts,
-    keysChanged,
+    keysRevoked,
     now,
   };
   return {

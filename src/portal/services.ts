@@ -21,7 +21,7 @@ export interface PortalServices {
   webhooks: WebhookManagement;
   /** Each account's price alerts as `GET /api/v1/alerts` lists them; told of the dashboard's changes, so the API's kept answers follow at once. */
   accountAlerts: AccountAlerts;
-  /** Applies key changes on this instance at once (the others see them within their 2 s poll). */
-  keysChanged(): Promise<void>;
+  /** Drops revoked keys from this instance's key cache at once (the others see them within their 2 s poll). */
+  keysRevoked(keyIds: readonly string[]): void;
   now(): number;
 }

@@ -197,3 +197,23 @@ it("a disabled account's cached key is refused once the poll has seen the change
     auth.stop();
   }
 });
+
+it('forgets the keys it is told were revoked at once, whatever the clocks say; the others stay cached', async () => {
+  const revoked = await newKey();
+  const kept = await newKey();
+  // No poll runs: only forgetKeys can make this instance see the revocation before the TTL.
+  const auth = createAuthenticator({ accounts: store.accounts, pollMs: 60_000, ttlMs: 60_000 });
+  expect(await auth.authenticate(revoked.key, T0)).not.toBeNull();
+  expect(await auth.authenticate(kept.key, T0)).not.toBeNull();
+  await store.accounts.revokeKey(revoked.id, T0 - 3_600_000); // a revocation time far behind any watermark
+  expect(await auth.authenticate(revoked.key, T0 + 1)).not.toBeNull(); // still the cached entry
+  const lookups = countLookups();
+  try {
+    auth.forgetKeys([revoked.id]);
+    expect(await auth.authenticate(revoked.key, T0 + 2)).toBeNull();
+    expect(await auth.authenticate(kept.key, T0 + 2)).not.toBeNull();
+    expect(lookups.count()).toBe(1); // only the forgotten key was read again
+  } finally {
+    lookups.restore();
+  }
+});

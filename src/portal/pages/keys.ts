@@ -185,15 +185,15 @@ export const keysPage: PortalPage = {
         assertMayMakeKeys(r, account);
         const revokeOld = r.form.get('revokeOld') === 'yes';
         const issued = await rotateKey(store, r.form.get('id') ?? '', now, actorOf(r), { ...scope, revokeOld });
-        if (revokeOld) await r.services.keysChanged();
+        if (revokeOld) r.services.keysRevoked([issued.replaced.id]);
         return shownOnce(
           issued,
           `The key "${issued.record.name}" has a replacement${revokeOld ? '; the old key is revoked' : '; the old key works until you revoke it'}.`,
         );
       }
       case 'revoke': {
-        const { already } = await revokeKey(store, r.form.get('id') ?? '', now, actorOf(r), scope);
-        await r.services.keysChanged();
+        const { already, key } = await revokeKey(store, r.form.get('id') ?? '', now, actorOf(r), scope);
+        r.services.keysRevoked([key.id]);
         return { redirect: `${PATH}?done=${already ? 'already-revoked' : 'revoked'}` };
       }
       default:
