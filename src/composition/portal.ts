@@ -48,7 +48,6 @@ export function buildPortal({ config, stores, quota, keysRevoked, webhooks, acco
     publicUrl: config.portal.publicUrl,
     upgradeUrl: config.portal.upgradeUrl,
     quota,
-    planLimits: config.planLimits,
     webhooks,
     accountAlerts,
     keysRevoked,

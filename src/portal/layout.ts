@@ -86,6 +86,15 @@ export function postButton(action: string, csrfToken: string, fields: Record<str
   return postForm(action, csrfToken, fields, button);
 }
 
+/** A secret shown once: a read-only field named `label` and a Copy button (public/portal/portal.js). */
+export const secretField = (id: string, label: string, value: string) =>
+  html`<input type="text" readonly id="${id}" aria-label="${label}" class="secret" value="${value}">
+<button type="button" data-copy="${id}">Copy</button>`;
+
+/** A button that opens this page's confirmation of `what` for `id` (a GET: nothing changes until its POST). */
+export const confirmButton = (action: string, what: string, id: string, text: string, label: string) =>
+  html`<form method="get" action="${action}"><input type="hidden" name="${what}" value="${id}"><button type="submit" class="secondary" aria-label="${label}">${text}</button></form>`;
+
 /** Each item's accessible name, made unique: two alike get their ids too (screen readers and tests find one control per name). */
 export function distinctNames<T>(items: readonly T[], idOf: (item: T) => string, nameOf: (item: T) => string): Map<string, string> {
   const base = new Map(items.map((item) => [idOf(item), nameOf(item)]));

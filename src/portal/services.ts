@@ -2,7 +2,6 @@
 import type { DashboardAccounts, SessionService } from '../accounts/index.js';
 import type { QuotaService } from '../quota/index.js';
 import type { AccountAlerts } from '../readmodel/account-alerts.js';
-import type { PlanLimitTable } from '../quota/plans.js';
 import type { Store } from '../store/index.js';
 import type { WebhookManagement } from '../webhooks/endpoints.js';
 
@@ -16,7 +15,6 @@ export interface PortalServices {
   upgradeUrl: string | undefined;
   /** The quota the API spends: the Usage page shows this minute's and today's counts against it. */
   quota: QuotaService;
-  planLimits: PlanLimitTable;
   /** The rules of webhook endpoints (the same as the CLI's and GraphQL's). */
   webhooks: WebhookManagement;
   /** Each account's price alerts as `GET /api/v1/alerts` lists them; told of the dashboard's changes, so the API's kept answers follow at once. */

@@ -5,6 +5,7 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import type pg from 'pg';
+import type { StoreConnection } from '../store/index.js';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 export interface CountResult {
@@ -76,7 +77,7 @@ export async function postgresCounter(pool: pg.Pool, prefix: string, limit: numb
  * own timer, which outlives a closed store (its DELETE then throws from a timer). Not critical: a
  * store that is closed, down or has no counts yet is left alone.
  */
-export async function deleteExpiredCounts(connection: { sqlite?: BetterSqlite3.Database | undefined; pgPool?: pg.Pool | undefined }, before: number) {
+export async function deleteExpiredCounts(connection: Pick<StoreConnection, 'sqlite' | 'pgPool'>, before: number) {
   try {
     if (connection.sqlite?.open) connection.sqlite.prepare(`DELETE FROM ${TABLE} WHERE expire < ?`).run(before);
     else if (connection.pgPool) await connection.pgPool.query(`DELETE FROM "${TABLE}" WHERE expire < $1`, [before]);

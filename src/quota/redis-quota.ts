@@ -110,9 +110,13 @@ export function createRedisQuota(options: RedisQuotaOptions): RedisQuota {
   });
 
   // `{account}` is a hash tag: both keys of a script land on one Redis Cluster slot.
-  const keys = (accountId: string, product: Product, minute: number, day: number) => ({
+  const windowKeys = (accountId: string, product: Product, minute: number, day: number) => ({
     minute: `${prefix}:{${accountId}}:${product}:m:${minute}`,
     day: `${prefix}:{${accountId}}:${product}:d:${day}`,
+  });
+  /** A consume's keys: its windows', and the receipt its refund reads. */
+  const keys = (accountId: string, product: Product, minute: number, day: number) => ({
+    ...windowKeys(accountId, product, minute, day),
     receipt: `${prefix}:{${accountId}}:receipt:${randomUUID()}`,
   });
 
@@ -164,7 +168,7 @@ export function createRedisQuota(options: RedisQuotaOptions): RedisQuota {
     async peek(account, product, now) {
       const limits = limitsFor(account, product, options.limits ?? PLAN_LIMITS);
       const spans = { minute: windowAt('minute', now), day: windowAt('day', now) };
-      const k = keys(account.id, product, spans.minute.index, spans.day.index);
+      const k = windowKeys(account.id, product, spans.minute.index, spans.day.index);
       let counts: (string | null)[];
       try {
         counts = await redis.mget(k.minute, k.day);

@@ -90,6 +90,11 @@ maybe(
     expect(key).toMatch(/^mgw_/);
     await page.getByRole('table', { name: 'API keys' }).getByRole('cell', { name: 'laptop', exact: true }).waitFor();
     expect(await page.content()).toContain(key); // shown on this answer only
+    // Its Copy button puts exactly the key on the clipboard (public/portal/portal.js).
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.urls.a });
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
     await audit(page, 'API keys, new key shown');
 
     expect((await t.a.get('/api/v1/markets?limit=2').set(bearer(key))).status).toBe(200);

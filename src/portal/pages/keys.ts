@@ -12,7 +12,7 @@ import { forbidden, invalid } from '../../domain/errors.js';
 import { utcDate } from '../../domain/time.js';
 import type { AccountKey } from '../../store/accounts.js';
 import { type Html, html } from '../html.js';
-import { distinctNames, postButton, postForm } from '../layout.js';
+import { confirmButton, distinctNames, postButton, postForm, secretField } from '../layout.js';
 import type { PortalAnswer, PortalPage, PortalRequest } from '../portal-handler.js';
 import { actorOf, noticeOf, signedInAccount, timeCell } from './signed-in-account.js';
 
@@ -68,8 +68,8 @@ ${
 <td>${k.name}</td><td><code>${k.displayPrefix}…</code></td><td>${timeCell(k.createdAt)}</td><td>${timeCell(k.lastUsedAt)}</td><td>${timeCell(k.expiresAt)}</td><td>${STATE_WORDS[keyState(k, now)]}</td>
 <td>${
           revokeNames.has(k.id)
-            ? html`${canRotate ? html`<form method="get" action="${PATH}"><input type="hidden" name="rotate" value="${k.id}"><button type="submit" class="secondary" aria-label="${rotateNames.get(k.id)}">Rotate</button></form>` : ''}
-<form method="get" action="${PATH}"><input type="hidden" name="revoke" value="${k.id}"><button type="submit" class="secondary" aria-label="${revokeNames.get(k.id)}">Revoke</button></form>`
+            ? html`${canRotate ? confirmButton(PATH, 'rotate', k.id, 'Rotate', rotateNames.get(k.id)!) : ''}
+${confirmButton(PATH, 'revoke', k.id, 'Revoke', revokeNames.get(k.id)!)}`
             : ''
         }</td>
 </tr>`,
@@ -114,8 +114,7 @@ function newKeyPanel(issued: IssuedKey) {
 <section aria-labelledby="new-key-heading">
 <h2 id="new-key-heading">Your new key "${issued.record.name}"</h2>
 <p>Copy it now and keep it somewhere safe: it is shown once, never again. Send it as <code>Authorization: Bearer &lt;key&gt;</code> on both APIs (or <code>?apikey=</code> on variant B).</p>
-<input type="text" readonly id="new-api-key" aria-label="New API key" class="secret" value="${issued.key}">
-<button type="button" data-copy="new-api-key">Copy</button>
+${secretField('new-api-key', 'New API key', issued.key)}
 </section>`;
 }
 

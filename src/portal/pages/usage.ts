@@ -8,7 +8,6 @@ import { stringify } from 'csv-stringify/sync';
 import type { Account, Product } from '../../domain/account.js';
 import { DAY_MS, utcDate } from '../../domain/time.js';
 import type { WindowCount } from '../../quota/quota-service.js';
-import { limitsFor } from '../../quota/plans.js';
 import { type Html, html } from '../html.js';
 import type { PortalPage, PortalRequest } from '../portal-handler.js';
 import { signedInAccount } from './signed-in-account.js';
@@ -24,9 +23,9 @@ const PRODUCTS: { product: Product; title: string; planOf: (a: Account) => strin
 const planName = (plan: string) => `${plan[0]!.toUpperCase()}${plan.slice(1)}`;
 const clock = (ms: number) => `${new Date(ms).toISOString().slice(11, 16)} UTC`;
 
-/** One window's cell: the count against the limit and when it starts again, or "Unlimited". */
-function windowCell(count: WindowCount | undefined, limit: number | null) {
-  if (limit === null || !count) return html`Unlimited`;
+/** One window's cell: the count against the limit and when it starts again, or "Unlimited" (peek leaves out a window the plan does not limit). */
+function windowCell(count: WindowCount | undefined) {
+  if (!count) return html`Unlimited`;
   return html`${count.used} of ${count.limit} <span class="hint">(${count.limit - count.used} left, resets ${count.window === 'minute' ? clock(count.endsAt) : `${utcDate(count.endsAt)} 00:00 UTC`})</span>`;
 }
 
@@ -36,13 +35,12 @@ async function quotaTable(r: PortalRequest, account: Account) {
     PRODUCTS.map(async ({ product, title, planOf }) => {
       const plan = planOf(account);
       if (plan === 'none') return html`<tr><th scope="row">${title}</th><td>None: variant B needs the Pro plan</td><td>—</td><td>—</td></tr>`;
-      const limits = limitsFor(account, product, r.services.planLimits);
       const counts = await r.services.quota.peek(account, product, now).catch(() => undefined);
       // The shared counters can be down (Redis) while the history below still reads: say so in this row only.
       if (!counts)
         return html`<tr><th scope="row">${title}</th><td>${planName(plan)}</td><td colspan="2">Counts unavailable right now; try again in a moment</td></tr>`;
       const of = (window: WindowCount['window']) => counts.find((c) => c.window === window);
-      return html`<tr><th scope="row">${title}</th><td>${planName(plan)}</td><td>${windowCell(of('minute'), limits.perMinute)}</td><td>${windowCell(of('day'), limits.perDay)}</td></tr>`;
+      return html`<tr><th scope="row">${title}</th><td>${planName(plan)}</td><td>${windowCell(of('minute'))}</td><td>${windowCell(of('day'))}</td></tr>`;
     }),
   );
   return html`

@@ -19,7 +19,7 @@ import {
   sendTestEvent,
 } from '../../webhooks/endpoints.js';
 import { type Html, html } from '../html.js';
-import { postButton, postForm } from '../layout.js';
+import { postButton, postForm, secretField } from '../layout.js';
 import type { PortalAnswer, PortalPage, PortalRequest } from '../portal-handler.js';
 import { actorOf, noticeOf, signedInAccount, timeCell } from './signed-in-account.js';
 
@@ -112,8 +112,7 @@ function secretPanel(endpoint: WebhookEndpoint, secret: string, rotated: boolean
       ? ` The previous secret also signs until ${new Date(endpoint.previousSecretUntil).toISOString()}, so the receiver can switch in the meantime.`
       : ''
   }</p>
-<input type="text" readonly id="signing-secret" aria-label="Signing secret" class="secret" value="${secret}">
-<button type="button" data-copy="signing-secret">Copy</button>
+${secretField('signing-secret', 'Signing secret', secret)}
 </section>`;
 }
 
