@@ -23,7 +23,7 @@ import autocannon from 'autocannon';
 import { benchSubscribers } from './subscribers.js';
 import { benchUsageCount } from './usage-count.js';
 import { benchWebhooks } from './webhooks.js';
-import { CLI, cpuMs, createBenchKey, HAS_TASKSET, peakRssMb, ROOT, rssMb, serviceEnv, start, waitFor } from './harness.js';
+import { CLI, cpuMs, createBenchKey, HAS_TASKSET, peakRssMb, ROOT, rssMb, serviceEnv, start, startService, waitFor } from './harness.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -247,7 +247,7 @@ async function runSuite(label: string, scale: boolean): Promise<Suite> {
     memory = JSON.parse(held.stdout) as object[];
   }
 
-  let service = start([CLI, 'start'], env, 0);
+  let service = startService(env);
   let raw: ChildProcess | undefined;
   let stock: ChildProcess | undefined;
   try {
@@ -339,7 +339,7 @@ async function measureUsageCost(env: NodeJS.ProcessEnv, key: string, running: (s
   const endpoints = ENDPOINTS.filter((e) => USAGE_COST_ROWS.includes(e.name));
   const runs: Record<'off' | 'on', Awaited<ReturnType<typeof measure>>[][]> = { off: [], on: [] };
   for (const setting of ['off', 'on', 'off', 'on'] as const) {
-    const service = start([CLI, 'start'], { ...env, USAGE_RECORDING: setting }, 0);
+    const service = startService({ ...env, USAGE_RECORDING: setting });
     running(service);
     try {
       await waitFor(`http://127.0.0.1:${PORT_A}/ready`);

@@ -42,6 +42,16 @@ export function start(argv: string[], env: NodeJS.ProcessEnv, core: number): Chi
   return child;
 }
 
+/**
+ * The service's own process, with `BENCH_SERVICE_NODE_OPTIONS` when set: a profile of the service
+ * alone (`BENCH_SERVICE_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=prof'`, `--trace-gc-nvp`), not of
+ * the CLI calls, the seeding or the load.
+ */
+export function startService(env: NodeJS.ProcessEnv): ChildProcess {
+  const nodeOptions = process.env.BENCH_SERVICE_NODE_OPTIONS;
+  return start([CLI, 'start'], nodeOptions ? { ...env, NODE_OPTIONS: nodeOptions } : env, 0);
+}
+
 /** A key made by the CLI, as an operator would (this also creates the schema). */
 export function createBenchKey(env: NodeJS.ProcessEnv): { key: string; accountId: string } {
   const created = spawnSync('node', [CLI, 'keys', 'create', '--plan', 'enterprise', '--prediction-plan', 'pro', '--name', 'bench', '--json'], {

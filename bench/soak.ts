@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { CLI, createBenchKey, start, serviceEnv, waitFor } from './harness.js';
+import { CLI, createBenchKey, serviceEnv, startService, waitFor } from './harness.js';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
 const INTERVAL_S = Number(process.env.SOAK_INTERVAL_S ?? 30);
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     planLimits: { marketData: { enterprise: lifted }, prediction: { pro: lifted } },
   });
   const { key } = createBenchKey(env);
-  const service = start([CLI, 'start'], env, 0);
+  const service = startService(env);
   try {
     await waitFor(`http://127.0.0.1:${PORT_A}/ready`);
     const auth = { authorization: `Bearer ${key}` };

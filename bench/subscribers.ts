@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { CLI, cpuMs, createBenchKey, peakRssMb, percentile, serviceEnv, start, waitFor } from './harness.js';
+import { cpuMs, createBenchKey, peakRssMb, percentile, serviceEnv, startService, waitFor } from './harness.js';
 
 const SUBSCRIBERS = 2_000;
 const MEASURE_MS = 20_000;
@@ -24,7 +24,7 @@ export async function benchSubscribers() {
     MAX_CONNECTIONS_PER_CLIENT: '0',
   };
   const { key } = createBenchKey(env);
-  const service = start([CLI, 'start'], env, 0);
+  const service = startService(env);
   const clients: Client[] = [];
   try {
     await waitFor(`http://127.0.0.1:${PORTS[0]}/ready`);
