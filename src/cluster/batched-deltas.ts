@@ -3,7 +3,13 @@
  * each instance adds what it counted, so a write is a sum. A write that fails puts its deltas back,
  * to go with the next one: an outage delays the counts and loses none of them. A process killed
  * outright loses what it counted since its last write (at most one interval).
+ *
+ * A write goes in parts of at most `partSize` deltas, with the event loop free between them: with
+ * 100 000 keys in rotation a second's usage rows were 7 000 upserts in one synchronous SQLite
+ * transaction (about 30 ms in which no request was answered: the p99 of that row). A part that
+ * fails is put back with the parts after it; the parts before it are written, and stay counted once.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export interface BatchedDeltasOptions<Delta> {
   /** Adds a batch to the store; throwing keeps it for the next write. */
@@ -12,6 +18,8 @@ export interface BatchedDeltasOptions<Delta> {
   merge(into: Delta, from: Delta): void;
   /** Milliseconds between writes. */
   intervalMs: number;
+  /** Deltas per `write` call (default 500, the store's rows per INSERT). */
+  partSize?: number;
   /** Told of a failed write with how many deltas wait. */
   onWriteFailed(error: unknown, pending: number): void;
 }
@@ -26,6 +34,7 @@ export interface BatchedDeltas<Delta> {
 }
 
 export function createBatchedDeltas<Delta>(options: BatchedDeltasOptions<Delta>): BatchedDeltas<Delta> {
+  const partSize = options.partSize ?? 500;
   let deltas = new Map<string, Delta>();
 
   // Writes run one after another: a flush resolves only once every count recorded before it was
@@ -38,17 +47,27 @@ export function createBatchedDeltas<Delta>(options: BatchedDeltasOptions<Delta>)
 
   async function writePending(): Promise<void> {
     if (deltas.size === 0) return;
-    const taken = deltas;
+    const taken = [...deltas];
     deltas = new Map();
-    try {
-      await options.write([...taken.values()]);
-    } catch (error) {
-      for (const [id, delta] of taken) {
-        const since = deltas.get(id);
-        if (since) options.merge(since, delta);
-        else deltas.set(id, delta);
+    for (let start = 0; start < taken.length; start += partSize) {
+      // Requests that arrived meanwhile are answered before the next part.
+      if (start > 0) await nextTurn();
+      try {
+        await options.write(taken.slice(start, start + partSize).map(([, delta]) => delta));
+      } catch (error) {
+        putBack(taken.slice(start));
+        options.onWriteFailed(error, deltas.size);
+        return;
       }
-      options.onWriteFailed(error, deltas.size);
+    }
+  }
+
+  /** Deltas not written go back, folded into what was counted since. */
+  function putBack(unwritten: readonly (readonly [string, Delta])[]): void {
+    for (const [id, delta] of unwritten) {
+      const since = deltas.get(id);
+      if (since) options.merge(since, delta);
+      else deltas.set(id, delta);
     }
   }
 

@@ -1,0 +1,79 @@
+/**
+ * Batched deltas (usage records, the Redis day quotas) are written in parts with the event loop
+ * free between them, and a part that fails is put back with the parts after it: every count is
+ * written exactly once, however the write fails.
+ */
+import { createBatchedDeltas } from '../../src/cluster/batched-deltas.js';
+
+interface Count {
+  id: string;
+  n: number;
+}
+
+function counter(write: (batch: Count[]) => Promise<void>) {
+  const failures: number[] = [];
+  const deltas = createBatchedDeltas<Count>({
+    write,
+    merge: (into, from) => {
+      into.n += from.n;
+    },
+    intervalMs: 3_600_000, // flushed by the tests
+    partSize: 500,
+    onWriteFailed: (_error, pending) => failures.push(pending),
+  });
+  const count = (id: string, n = 1) => {
+    deltas.entry(id, () => ({ id, n: 0 })).n += n;
+  };
+  return { deltas, count, failures };
+}
+
+describe('batched deltas', () => {
+  it('writes parts of at most partSize deltas, each delta once', async () => {
+    const parts: Count[][] = [];
+    const { deltas, count } = counter(async (batch) => void parts.push(batch.map((d) => ({ ...d }))));
+    for (let i = 0; i < 1_200; i++) count(`k${i}`, i + 1);
+    await deltas.flush();
+    expect(parts.map((p) => p.length)).toEqual([500, 500, 200]);
+    const written = parts.flat();
+    expect(new Set(written.map((d) => d.id)).size).toBe(1_200);
+    expect(written.reduce((sum, d) => sum + d.n, 0)).toBe((1_200 * 1_201) / 2);
+    await deltas.stop();
+  });
+
+  it('answers what arrived meanwhile between two parts', async () => {
+    const order: string[] = [];
+    const { deltas, count } = counter(async (batch) => {
+      order.push(`part of ${batch.length}`);
+      // A request that arrives while the first part is written: its callback runs on the next turn.
+      if (order.length === 1) setImmediate(() => order.push('request'));
+    });
+    for (let i = 0; i < 700; i++) count(`k${i}`);
+    await deltas.flush();
+    expect(order).toEqual(['part of 500', 'request', 'part of 200']);
+    await deltas.stop();
+  });
+
+  it('puts back the failed part and the ones after it, merged with what was counted since, and writes them next time', async () => {
+    const stored = new Map<string, number>();
+    let calls = 0;
+    const { deltas, count, failures } = counter(async (batch) => {
+      calls++;
+      if (calls === 2) throw new Error('store down');
+      for (const d of batch) stored.set(d.id, (stored.get(d.id) ?? 0) + d.n);
+    });
+    for (let i = 0; i < 1_200; i++) count(`k${i}`);
+    await deltas.flush();
+    expect(failures).toEqual([700]); // the second and third parts wait
+    expect([...stored.values()].reduce((a, b) => a + b, 0)).toBe(500);
+
+    // Counted after the failure, on a key that waits and on one that was written.
+    count('k999', 2);
+    count('k0', 3);
+    await deltas.flush();
+    expect(stored.size).toBe(1_200);
+    expect(stored.get('k999')).toBe(3);
+    expect(stored.get('k0')).toBe(4);
+    expect([...stored.values()].reduce((a, b) => a + b, 0)).toBe(1_200 + 5);
+    await deltas.stop();
+  });
+});
