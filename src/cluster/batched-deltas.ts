@@ -6,7 +6,7 @@
  *
  * A write goes in parts of at most `partSize` deltas, with the event loop free between them: with
  * 100 000 keys in rotation a second's usage rows were 7 000 upserts in one synchronous SQLite
- * transaction (about 30 ms in which no request was answered: the p99 of that row). A part that
+ * transaction (about 30 ms in which no request was answered). A part that
  * fails is put back with the parts after it; the parts before it are written, and stay counted once.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
