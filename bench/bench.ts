@@ -81,8 +81,9 @@ const ENDPOINTS: Endpoint[] = [
   },
 ];
 
-// BENCH_ONLY=markets measures only the endpoints whose name contains it (quicker comparisons).
-const SELECTED = ENDPOINTS.filter((e) => !process.env.BENCH_ONLY || e.name.includes(process.env.BENCH_ONLY));
+// BENCH_ONLY=markets measures only the endpoints whose name contains it (quicker comparisons); `|` separates several.
+const ONLY = process.env.BENCH_ONLY?.split('|');
+const SELECTED = ENDPOINTS.filter((e) => !ONLY || ONLY.some((part) => e.name.includes(part)));
 
 /** The raw server serves both variants from one port: the variant is the first path segment there. */
 const rawPath = (e: Endpoint) => `/${e.port === PORT_A ? 'a' : 'b'}${e.path}${e.accept ? `?accept=${encodeURIComponent(e.accept)}` : ''}`;
@@ -313,7 +314,7 @@ async function runSuite(label: string, scale: boolean): Promise<Suite> {
     }
     const peak = Math.round(peakRssMb(workerPid(service)));
     let usageCost: Suite['usageCost'];
-    if (!scale && (!process.env.BENCH_ONLY || 'usage'.includes(process.env.BENCH_ONLY))) {
+    if (!scale && (!ONLY || ONLY.some((part) => 'usage'.includes(part)))) {
       await stop(service);
       usageCost = await measureUsageCost(env, key, (next) => (service = next));
     }
@@ -421,13 +422,13 @@ async function main(): Promise<void> {
     console.table(scaleGrowth);
   }
   // Webhooks: 1 000 triggers delivered, and ingest beside a slow receiver (embedded store; see bench/webhooks.ts).
-  const webhooks = !process.env.BENCH_ONLY || 'webhooks'.includes(process.env.BENCH_ONLY) ? await benchWebhooks() : undefined;
+  const webhooks = !ONLY || ONLY.some((part) => 'webhooks'.includes(part)) ? await benchWebhooks() : undefined;
   if (webhooks) {
     console.log('\nwebhooks (embedded store, receiver in another process):');
     console.table(webhooks);
   }
   // Subscriptions: 2 000 WebSocket subscribers on one instance (bench/subscribers.ts).
-  const subscribers = !process.env.BENCH_ONLY || 'subscribers'.includes(process.env.BENCH_ONLY) ? await benchSubscribers() : undefined;
+  const subscribers = !ONLY || ONLY.some((part) => 'subscribers'.includes(part)) ? await benchSubscribers() : undefined;
   if (subscribers) {
     console.log('\nsubscriptions (embedded, one instance):');
     console.table(subscribers);

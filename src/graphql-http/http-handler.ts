@@ -69,7 +69,10 @@ async function readBody(req: IncomingMessage, limit: number): Promise<unknown> {
   if (req.method !== 'POST') return undefined;
   let text: string;
   try {
-    text = await getRawBody(req, { limit, encoding: 'utf8' });
+    // Read as bytes and decoded here: raw-body's `encoding` goes through iconv-lite's stream
+    // decoder, about 3 µs of a 60 µs request for a body that is UTF-8 by definition (RFC 8259).
+    text = (await getRawBody(req, { limit, length: req.headers['content-length'] })).toString('utf8');
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a BOM, which JSON.parse refuses; iconv dropped it too
   } catch (error) {
     const status = (error as { status?: number }).status;
     if (status === 413) throw new ApiError(413, `request body too large (at most ${limit} bytes)`);

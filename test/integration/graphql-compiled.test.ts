@@ -249,4 +249,19 @@ describe('the edge and the limits, every way', () => {
     expect(malformed.status).toBe(400);
     expect(malformed.body).toEqual({ ok: false, error: expect.objectContaining({ message: 'malformed JSON body' }) });
   });
+
+  it('reads the body as UTF-8, a leading byte order mark ignored', async () => {
+    const { key } = await t.createKey('enterprise', 'pro');
+    // Raw bytes, as a client writes them (supertest would serialize a Buffer as JSON).
+    const post = (bytes: Buffer) =>
+      fetch(`${t.urls.b}/graphql`, { method: 'POST', headers: { ...bearer(key), 'Content-Type': 'application/json' }, body: bytes });
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const res = await post(Buffer.concat([bom, Buffer.from(JSON.stringify({ query: '{ viewer { name } }' }))]));
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { data: unknown }).data).toEqual({ viewer: { name: expect.any(String) } });
+    // The value of a variable arrives intact, as the refusal that quotes it shows.
+    const refused = await post(Buffer.from(JSON.stringify({ query: 'query ($n: Int!) { predictionMarkets(limit: $n) { count } }', variables: { n: 'Zürich€' } })));
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { errors: { message: string }[] }).errors[0]!.message).toContain('"Zürich€"');
+  });
 });
