@@ -260,7 +260,9 @@ describe('the edge and the limits, every way', () => {
     expect(res.status).toBe(200);
     expect(((await res.json()) as { data: unknown }).data).toEqual({ viewer: { name: expect.any(String) } });
     // The value of a variable arrives intact, as the refusal that quotes it shows.
-    const refused = await post(Buffer.from(JSON.stringify({ query: 'query ($n: Int!) { predictionMarkets(limit: $n) { count } }', variables: { n: 'Zürich€' } })));
+    const refused = await post(
+      Buffer.from(JSON.stringify({ query: 'query ($n: Int!) { predictionMarkets(limit: $n) { count } }', variables: { n: 'Zürich€' } })),
+    );
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { errors: { message: string }[] }).errors[0]!.message).toContain('"Zürich€"');
   });
