@@ -82,7 +82,7 @@ const ENDPOINTS: Endpoint[] = [
 ];
 
 // BENCH_ONLY=markets measures only the endpoints whose name contains it (quicker comparisons); `|` separates several.
-const ONLY = process.env.BENCH_ONLY?.split('|');
+const ONLY = process.env.BENCH_ONLY?.split('|').filter(Boolean);
 const SELECTED = ENDPOINTS.filter((e) => !ONLY || ONLY.some((part) => e.name.includes(part)));
 
 /** The raw server serves both variants from one port: the variant is the first path segment there. */
@@ -284,7 +284,11 @@ async function runSuite(label: string, scale: boolean): Promise<Suite> {
 
     // Warm-up, not measured: the first seconds of load after a start pay for V8's compilation (the
     // first row measured cold cost 20-35 µs a request more than the same row a minute later).
-    for (const e of SELECTED) await load(e, e.port, key, undefined, etags.get(e), WARM_UP_SECONDS);
+    // The raw server too, so that neither side of the first ratio is measured cold.
+    for (const e of SELECTED) {
+      await load(e, e.port, key, undefined, etags.get(e), WARM_UP_SECONDS);
+      await load(e, PORT_RAW, key, undefined, etags.get(e), WARM_UP_SECONDS);
+    }
 
     const rows: Row[] = [];
     const speedups: Suite['speedups'] = [];

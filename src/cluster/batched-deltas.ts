@@ -6,8 +6,9 @@
  *
  * A write goes in parts of at most `partSize` deltas, with the event loop free between them: with
  * 100 000 keys in rotation a second's usage rows were 7 000 upserts in one synchronous SQLite
- * transaction (about 30 ms in which no request was answered). A part that
- * fails is put back with the parts after it; the parts before it are written, and stay counted once.
+ * transaction (about 30 ms in which no request was answered). A part that fails is put back with
+ * the parts after it; the parts before it are written, and stay counted once. Counts added while
+ * a write is under way go with the next one.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
@@ -18,7 +19,7 @@ export interface BatchedDeltasOptions<Delta> {
   merge(into: Delta, from: Delta): void;
   /** Milliseconds between writes. */
   intervalMs: number;
-  /** Deltas per `write` call (default 500, the store's rows per INSERT). */
+  /** Deltas per `write` call (default 500, as store/batches.ts's rows per INSERT). */
   partSize?: number;
   /** Told of a failed write with how many deltas wait. */
   onWriteFailed(error: unknown, pending: number): void;

@@ -458,11 +458,14 @@ const apiKeysAccount: Migration = {
  * walked every live key (35 ms with 100 000 keys, once a second, blocking the event loop; the tail at
  * scale in docs/performance.md). Indexing only revoked keys leaves it the accounts' `changed_at`
  * index, whatever the statistics say; the poll's other half (`revoked_at > ?`) still uses this one.
+ * The account's live keys (`countLive`, the summaries) are found by `api_keys_account` the same way.
  */
 const revokedKeysIndex: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.dropIndex('api_keys_revoked_at').execute();
-    await db.schema.createIndex('api_keys_revoked_at').on('api_keys').column('revoked_at').where(sql.ref('revoked_at'), 'is not', null).execute();
+    // Each statement commits on its own on SQLite (no transactional DDL in Kysely's adapter): a start
+    // stopped between the two runs this again, which must not fail on the index already dropped.
+    await db.schema.dropIndex('api_keys_revoked_at').ifExists().execute();
+    await db.schema.createIndex('api_keys_revoked_at').ifNotExists().on('api_keys').column('revoked_at').where(sql.ref('revoked_at'), 'is not', null).execute();
   },
 };
 

@@ -250,6 +250,19 @@ describe('the edge and the limits, every way', () => {
     expect(malformed.body).toEqual({ ok: false, error: expect.objectContaining({ message: 'malformed JSON body' }) });
   });
 
+  it('a chunked body (no declared length) over 100 KB is 413 too', async () => {
+    const chunk = new TextEncoder().encode(`{"query": "{ viewer { accountId } } #${'x'.repeat(20_000)}`);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 8) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const res = await fetch(`${t.urls.b}/graphql`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+    expect(res.status).toBe(413);
+  });
+
   it('reads the body as UTF-8, a leading byte order mark ignored', async () => {
     const { key } = await t.createKey('enterprise', 'pro');
     // Raw bytes, as a client writes them (supertest would serialize a Buffer as JSON).

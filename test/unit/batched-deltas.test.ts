@@ -1,7 +1,7 @@
 /**
  * Batched deltas (usage records, the Redis day quotas) are written in parts with the event loop
- * free between them, and a part that fails is put back with the parts after it: every count is
- * written exactly once, however the write fails.
+ * free between them, and a part that fails (throws without writing) is put back with the parts
+ * after it: every count is written once, the ones counted during a write with the next.
  */
 import { createBatchedDeltas } from '../../src/cluster/batched-deltas.js';
 
@@ -51,6 +51,36 @@ describe('batched deltas', () => {
     await deltas.flush();
     expect(order).toEqual(['part of 500', 'request', 'part of 200']);
     await deltas.stop();
+  });
+
+  it('keeps what is counted between two parts, and a flush or stop asked meanwhile waits for the write', async () => {
+    const stored = new Map<string, number>();
+    let counting: (() => void) | undefined;
+    const { deltas, count } = counter(async (batch) => {
+      for (const d of batch) stored.set(d.id, (stored.get(d.id) ?? 0) + d.n);
+      counting?.();
+      counting = undefined;
+    });
+    for (let i = 0; i < 1_000; i++) count(`k${i}`);
+    let flushedAgain: Promise<void> | undefined;
+    // During the first part: a request counts on a key of the second part and on a new one, then another flush is asked.
+    counting = () => {
+      count('k900', 5);
+      count('new', 1);
+      flushedAgain = deltas.flush();
+    };
+    const first = deltas.flush();
+    await first;
+    expect(stored.get('k900')).toBe(1); // the second part held the count taken, not the one added meanwhile
+    expect(stored.has('new')).toBe(false);
+    await flushedAgain;
+    expect(stored.get('k900')).toBe(6);
+    expect(stored.get('new')).toBe(1);
+    count('late', 2);
+    const stopping = deltas.stop();
+    await stopping;
+    expect(stored.get('late')).toBe(2);
+    expect([...stored.values()].reduce((a, b) => a + b, 0)).toBe(1_000 + 5 + 1 + 2);
   });
 
   it('puts back the failed part and the ones after it, merged with what was counted since, and writes them next time', async () => {
