@@ -239,7 +239,7 @@ async function runSuite(label: string, scale: boolean): Promise<Suite> {
     // What the process holds before any data and what each read model adds (bench/memory.mjs).
     const held = spawnSync(
       'node',
-      ['--expose-gc', '--max-semi-space-size=16', '--heap-growing-percent=50', path.join(ROOT, 'bench/memory.mjs'), dataDir, keysFile],
+      ['--expose-gc', '--max-semi-space-size=16', '--heap-growing-percent=35', path.join(ROOT, 'bench/memory.mjs'), dataDir, keysFile],
       {
         env,
         encoding: 'utf8',

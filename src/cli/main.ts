@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=16 --heap-growing-percent=50
+#!/usr/bin/env -S node --max-semi-space-size=16 --heap-growing-percent=35
 /**
  * Entry point of the `market-gateway` bin. Exit codes: 0 success, 1 any error (usage or runtime).
  * The shebang sets V8's heap (src/config/v8-heap.ts says why); `npm start` runs this file, not

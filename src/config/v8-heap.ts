@@ -1,13 +1,14 @@
 /**
  * The V8 heap the service is meant to run with, set by the bin's shebang line
- * (`#!/usr/bin/env -S node --max-semi-space-size=16 --heap-growing-percent=50`; `npm start` runs
+ * (`#!/usr/bin/env -S node --max-semi-space-size=16 --heap-growing-percent=35`; `npm start` runs
  * the bin): V8 reads both only when the process starts. Node 24 sizes the heap from the machine's
  * memory, and on a 24 GB machine a busy process held about twice what it needed (docs/performance.md,
  * "Memory"):
  * - `--max-semi-space-size=16`: the young generation is 128 MB there (Node 20 used 32 MB);
- * - `--heap-growing-percent=50`: V8 let the old generation reach about 3.3 times the live data
+ * - `--heap-growing-percent=35`: V8 let the old generation reach about 3.3 times the live data
  *   (a 4 GB heap limit) before a full collection, so a burst of short-lived garbage that survives
- *   a scavenge took RSS past 350 MB; at 1.5 times it stays near 250. It is no ceiling: the limit
+ *   a scavenge took RSS past 350 MB. At 1.5 times (50) the scale bench's peak was 246-253 MB, at
+ *   1.35 times 234, with CPU per request within the machine's noise. It is no ceiling: the limit
  *   follows the live data, so more markets never make the process run out of heap.
  */
 const V8_HEAP_FLAGS = { semiSpaceMb: '--max-semi-space-size', heapGrowingPercent: '--heap-growing-percent' } as const;

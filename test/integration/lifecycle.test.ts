@@ -43,7 +43,7 @@ it('SIGTERM to `npm start` stops the server itself: exit 0, no process left, bot
       .find((l) => l.includes('market-gateway listening'))!,
   ) as { pid: number; marketData: string; prediction: string; v8Heap: unknown };
   // npm start runs the bin, whose shebang sets V8's heap (src/config/v8-heap.ts).
-  expect(line.v8Heap).toEqual({ semiSpaceMb: 16, heapGrowingPercent: 50 });
+  expect(line.v8Heap).toEqual({ semiSpaceMb: 16, heapGrowingPercent: 35 });
   const ports = [new URL(line.marketData).port, new URL(line.prediction).port].map(Number);
   expect(line.pid).not.toBe(run.child.pid); // npm's child, not npm
   expect(await portRefuses(ports[0]!)).toBe(false);
