@@ -458,7 +458,6 @@ const apiKeysAccount: Migration = {
  * walked every live key (35 ms with 100 000 keys, once a second, blocking the event loop; the tail at
  * scale in docs/performance.md). Indexing only revoked keys leaves it the accounts' `changed_at`
  * index, whatever the statistics say; the poll's other half (`revoked_at > ?`) still uses this one.
- * The account's live keys (`countLive`, the summaries) are found by `api_keys_account` the same way.
  */
 const revokedKeysIndex: Migration = {
   async up(db: Kysely<unknown>) {
