@@ -71,6 +71,12 @@ async function signUpAndIn(page: Page, base: string, email: string): Promise<voi
   await page.getByRole('table', { name: 'API keys' }).waitFor();
 }
 
+/**
+ * Waits for the page a form's POST leads to (its notice), so that the next step does not race that
+ * navigation (a reload during it fails with "Not attached to an active page").
+ */
+const noticeShown = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text }).waitFor();
+
 const accountOf = async (email: string) => (await t.service.store.users.findByEmail(email))!.accountId;
 
 maybe(
@@ -123,6 +129,7 @@ maybe(
     const listed = (await t.a.get('/api/v1/alerts').set(bearer(key))).body as { data: { symbol: string; status: string }[] };
     expect(listed.data.map((a) => [a.symbol, a.status])).toEqual([['BTC/USD', 'active']]);
     await page.getByRole('table', { name: 'Price alerts' }).getByRole('button').first().click();
+    await noticeShown(page, 'The alert is cancelled.');
     const afterCancel = (await t.a.get('/api/v1/alerts?status=active').set(bearer(key))).body as { data: unknown[] };
     expect(afterCancel.data).toEqual([]);
 
@@ -136,6 +143,7 @@ maybe(
     await page.getByRole('button', { name: 'Revoke key' }).click();
     const refusedWithin = await within(2_000, async () => (await t.a.get('/api/v1/markets').set(bearer(key))).status === 401);
     expect(refusedWithin).toBeLessThan(2_000);
+    await noticeShown(page, 'The key is revoked');
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
@@ -162,6 +170,7 @@ maybe(
       expect(secret).toMatch(/^whsec_/);
       await audit(page, 'Webhooks, secret shown');
       await page.getByRole('button', { name: 'Send test webhook' }).first().click();
+      await noticeShown(page, 'A webhook.test event is queued');
       await within(5_000, () => receiver.received.length > 0);
       await within(5_000, async () => {
         await page.reload();
