@@ -3,17 +3,25 @@
  * prepare every query again): a lookup repeated is prepared once, and a kept statement still sees
  * new rows and a changed schema. The key lookup runs on the raw handle (src/store/key-lookup.ts):
  * it sees committed keys at once and never the uncommitted rows of a transaction open on the
- * same connection.
+ * same connection. Keys asked for in the same turn of the event loop are read in one read
+ * transaction (each transaction costs more than the lookup itself).
  */
+import path from 'node:path';
 import { jest } from '@jest/globals';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
 import { hashApiKey } from '../../src/auth/api-key.js';
+import { SQLITE_FILE } from '../../src/store/database.js';
 import { createStore, openStore, type Store } from '../../src/store/index.js';
+import { createKeyLookup } from '../../src/store/key-lookup.js';
+import type { Database } from '../../src/store/tables.js';
 import { tempDataDir } from '../support/engines.js';
 import { issueKey } from '../support/keys.js';
 
 let store: Store;
+const dataDir = tempDataDir();
 beforeAll(async () => {
-  store = createStore(await openStore({ dataDir: tempDataDir() }));
+  store = createStore(await openStore({ dataDir }));
 });
 afterAll(() => store?.connection.close());
 
@@ -67,4 +75,30 @@ it('does not see a key inserted by a transaction still open on the connection (r
     .catch((error: Error) => expect(error.message).toBe('roll back'));
   expect(await lookupDuring).toBeUndefined();
   expect(await store.accounts.findKeyByHash(hashApiKey(key))).toBeUndefined();
+});
+
+it('reads the keys asked for in one turn in one read transaction, each with its own answer', async () => {
+  const issued = await Promise.all([1, 2, 3].map(() => issueKey(store, { now: Date.now() })));
+  // A second connection to the same file, whose statements are logged as SQLite runs them.
+  const statements: string[] = [];
+  const handle = new BetterSqlite3(path.join(dataDir, SQLITE_FILE), { verbose: (sql) => statements.push(String(sql)) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: handle }) });
+  try {
+    const lookup = createKeyLookup(db, handle);
+    const unknown = hashApiKey(`mgw_${'n'.repeat(40)}`);
+    const asked = [hashApiKey(issued[0]!.key), unknown, hashApiKey(issued[1]!.key), hashApiKey(issued[2]!.key)];
+    const found = await Promise.all(asked.map((keyHash) => lookup(keyHash)));
+    expect(found.map((key) => key?.keyId)).toEqual([issued[0]!.keyId, undefined, issued[1]!.keyId, issued[2]!.keyId]);
+    expect(found.map((key) => key?.account.id)).toEqual([issued[0]!.accountId, undefined, issued[1]!.accountId, issued[2]!.accountId]);
+    expect(statements.filter((sql) => sql === 'BEGIN')).toHaveLength(1);
+    expect(statements.filter((sql) => sql.includes('"key_hash" ='))).toHaveLength(4);
+
+    // Asked in separate turns: one statement each, without a transaction around a single lookup.
+    statements.length = 0;
+    expect((await lookup(asked[2]!))?.keyId).toBe(issued[1]!.keyId);
+    expect(await lookup(unknown)).toBeUndefined();
+    expect(statements).toEqual([expect.stringContaining('"key_hash" ='), expect.stringContaining('"key_hash" =')]);
+  } finally {
+    await db.destroy();
+  }
 });
