@@ -64,12 +64,27 @@ export async function sqliteCounter(db: BetterSqlite3.Database, prefix: string, 
   return wrap(limiter);
 }
 
+/**
+ * What PostgreSQL answers one of two `CREATE TABLE IF NOT EXISTS` run at the same moment, besides
+ * the 23505 rate-limiter-flexible expects: 42710 (the primary key's name is taken; 6 of 800 such
+ * statements here) or 42P07 (the table is there). Two instances taking their first metered
+ * request together on a new database did that, and the request was answered 500.
+ */
+const CREATED_MEANWHILE = new Set(['42710', '42P07']);
+
 export async function postgresCounter(pool: pg.Pool, prefix: string, limit: number): Promise<WindowCounter> {
-  const limiter = await ready(
-    (cb) =>
-      new RateLimiterPostgres({ storeClient: pool, tableName: TABLE, keyPrefix: prefix, points: limit, duration: 86_400, clearExpiredByTimeout: false }, cb),
-  );
-  return wrap(limiter);
+  const create = () =>
+    ready(
+      (cb) =>
+        new RateLimiterPostgres({ storeClient: pool, tableName: TABLE, keyPrefix: prefix, points: limit, duration: 86_400, clearExpiredByTimeout: false }, cb),
+    );
+  try {
+    return wrap(await create());
+  } catch (error) {
+    // The other instance made the table: asked again, IF NOT EXISTS finds it.
+    if (!CREATED_MEANWHILE.has((error as { code?: string }).code ?? '')) throw error;
+    return wrap(await create());
+  }
 }
 
 /**
