@@ -40,6 +40,13 @@ const INT8_OID = 20;
  * or hung database is a 503 within a second, answer included.
  */
 const REQUEST_STATEMENT_MS = 800;
+/**
+ * How long a migration's statement may take on PostgreSQL: an index built on a large table, or the
+ * wait for another instance that is migrating (Kysely's advisory lock, which itself waits up to an
+ * hour). At the request bound, an instance started beside one that migrated for over 800 ms failed
+ * to start ("Query read timeout"). A database that cannot be reached still fails within a second.
+ */
+const MIGRATION_STATEMENT_MS = 10 * 60_000;
 /** The embedded store's file, in DATA_DIR. */
 export const SQLITE_FILE = 'market-gateway.sqlite';
 
@@ -47,7 +54,22 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreConnect
   const connection = options.databaseUrl
     ? openPostgres(options.databaseUrl, options.queryTimeoutMs ?? REQUEST_STATEMENT_MS, options.poolMax ?? Number(process.env.PG_POOL_MAX ?? 10))
     : openSqlite(options.dataDir);
-  if (options.migrate !== false) await migrateToLatest(connection.db as Kysely<unknown>, connection.engine);
+  if (options.migrate === false) return connection;
+  try {
+    if (!options.databaseUrl) await migrateToLatest(connection.db as Kysely<unknown>, connection.engine);
+    else {
+      // On a connection of its own, with the migrations' bound instead of the requests'.
+      const migrating = openPostgres(options.databaseUrl, MIGRATION_STATEMENT_MS, 1);
+      try {
+        await migrateToLatest(migrating.db as Kysely<unknown>, 'postgres');
+      } finally {
+        await migrating.close();
+      }
+    }
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
   return connection;
 }
 
