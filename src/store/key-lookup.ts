@@ -94,13 +94,12 @@ export function createKeyLookup(db: Kysely<Database>, sqlite?: BetterSqlite3.Dat
   );
   const readTogether = sqlite.transaction((hashes: readonly string[]) => hashes.map((keyHash) => lookupStatement.get(keyHash)));
 
-  const connection = sqlite;
   let waiting: Waiting[] = [];
-  function readWaiting(): void {
+  const readWaiting = (): void => {
     const asked = waiting;
     waiting = [];
     // A transaction begun since the keys were asked for: its uncommitted rows stay unseen.
-    if (connection.inTransaction) {
+    if (sqlite.inTransaction) {
       for (const w of asked) viaKysely(w.keyHash).then(w.resolve, w.reject);
       return;
     }
@@ -118,7 +117,7 @@ export function createKeyLookup(db: Kysely<Database>, sqlite?: BetterSqlite3.Dat
         w.resolve(row ? toKey(row, row) : undefined);
       });
     }
-  }
+  };
 
   return (keyHash) => {
     if (sqlite.inTransaction) return viaKysely(keyHash);
