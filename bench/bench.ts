@@ -155,6 +155,8 @@ interface Row {
   p99Ms: number;
   cpuUsPerReq: number;
   rawReqPerSec: number;
+  /** The raw server's p99 on the same bytes: the part of a tail that the load generator and the machine add. */
+  rawP99Ms: number;
   ratio: number;
   errors: number;
   /** The measured process's resident memory after the row, and its peak so far (MB). */
@@ -215,7 +217,7 @@ async function measure(e: Endpoint, port: number, key: string, pid: number, keys
   };
 }
 
-const rowOf = (endpoint: string, bytes: number, run: Awaited<ReturnType<typeof measure>>, raw: { reqPerSec: number }): Row => ({
+const rowOf = (endpoint: string, bytes: number, run: Awaited<ReturnType<typeof measure>>, raw: { reqPerSec: number; p99: number }): Row => ({
   endpoint,
   bytes,
   reqPerSec: Math.round(run.reqPerSec),
@@ -223,6 +225,7 @@ const rowOf = (endpoint: string, bytes: number, run: Awaited<ReturnType<typeof m
   p99Ms: run.p99,
   cpuUsPerReq: run.cpuUsPerReq,
   rawReqPerSec: Math.round(raw.reqPerSec),
+  rawP99Ms: raw.p99,
   ratio: Number((run.reqPerSec / raw.reqPerSec).toFixed(3)),
   errors: run.bad,
   rssMb: run.rssMb,

@@ -43,14 +43,21 @@ export function start(argv: string[], env: NodeJS.ProcessEnv, core: number): Chi
 }
 
 /**
- * The service's own process, with `BENCH_SERVICE_NODE_OPTIONS` when set: a profile of the service
- * alone (`BENCH_SERVICE_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=prof'`, `--trace-gc-nvp`), not of
- * the CLI calls, the seeding or the load.
+ * The service's own process. `BENCH_SERVICE_NODE_OPTIONS` goes on its node command line, after the
+ * bin's own V8 flags (its shebang): a profile of the service alone (`--cpu-prof --cpu-prof-dir=prof`,
+ * `--trace-gc-nvp`, which NODE_OPTIONS refuses), not of the CLI calls, the seeding or the load.
+ * `BENCH_SERVICE_STDOUT=<file>` keeps what the service prints (its log, a GC trace) in that file.
  */
 export function startService(env: NodeJS.ProcessEnv): ChildProcess {
-  const nodeOptions = process.env.BENCH_SERVICE_NODE_OPTIONS;
-  return start([CLI, 'start'], nodeOptions ? { ...env, NODE_OPTIONS: nodeOptions } : env, 0);
+  const extra = process.env.BENCH_SERVICE_NODE_OPTIONS?.split(/\s+/).filter(Boolean) ?? [];
+  const child = start(extra.length ? ['node', ...binV8Flags(), ...extra, CLI, 'start'] : [CLI, 'start'], env, 0);
+  const out = process.env.BENCH_SERVICE_STDOUT;
+  if (out) child.stdout?.pipe(fs.createWriteStream(out, { flags: 'a' }));
+  return child;
 }
+
+/** The flags the bin's shebang gives node (`#!/usr/bin/env -S node --flag ...`). */
+const binV8Flags = (): string[] => (fs.readFileSync(CLI, 'utf8').split('\n', 1)[0] ?? '').split(/\s+/).filter((word) => word.startsWith('--'));
 
 /** A key made by the CLI, as an operator would (this also creates the schema). */
 export function createBenchKey(env: NodeJS.ProcessEnv): { key: string; accountId: string } {
