@@ -7,11 +7,12 @@
  *   account by id. A plain join cost twice as much (SQLite re-planned it whenever the bound hash
  *   changed). Kysely's queue is skipped unless a transaction is open on the connection, whose
  *   uncommitted rows the lookup must not see.
- * - SQLite, the keys asked for in one turn of the event loop are read together, in one read
- *   transaction, at the end of that turn. Each transaction takes and drops the WAL read lock and
- *   checks the file (two fcntl calls and an fstat): on this machine's VM that is 7 of the 8.6 µs a
- *   lookup costs on its own, and 1.4 µs a lookup inside a shared transaction (docs/performance.md,
- *   "the lookup's own cost was its read transaction").
+ * - SQLite, the keys asked for in one turn of the event loop are read together at the end of that
+ *   turn, in one read transaction. Under the bench's load, reading them back to back made each
+ *   statement about 2.5 times cheaper than reading each in the middle of its own request (likely
+ *   SQLite's code and pages staying in the CPU's caches), and the answers then go out together,
+ *   which makes writing them cheaper too; the shared transaction saves the WAL read lock's system
+ *   calls on top (docs/performance.md, "what reading keys together saves").
  */
 import { setImmediate as atEndOfTurn } from 'node:timers';
 import type BetterSqlite3 from 'better-sqlite3';
