@@ -185,6 +185,32 @@ maybe(
   90_000,
 );
 
+maybe(
+  'a double click on "Create key" and a reload of the page that showed the key make no second key',
+  async () => {
+    const context = await newContext();
+    const page = await context.newPage();
+    try {
+      await signUpAndIn(page, t.urls.a, 'reloading@example.com');
+      await page.getByRole('textbox', { name: 'Key name' }).fill('desk');
+      // Chromium sends the form once however quickly it is clicked: the key is shown, not the refusal.
+      await page.getByRole('button', { name: 'Create key' }).dblclick();
+      await page.getByRole('textbox', { name: 'New API key' }).waitFor();
+      const rows = page.getByRole('table', { name: 'API keys' }).getByRole('cell', { name: 'desk', exact: true });
+      expect(await rows.count()).toBe(1);
+      // The page is the answer to the POST: a reload sends the form again.
+      await page.reload();
+      await page.getByRole('alert').filter({ hasText: 'This form already made the key "desk"' }).waitFor();
+      await audit(page, 'API keys, form sent again');
+      expect(await page.getByRole('textbox', { name: 'New API key' }).count()).toBe(0);
+      expect(await rows.count()).toBe(1);
+    } finally {
+      await context.close();
+    }
+  },
+  60_000,
+);
+
 maybe('axe-core: no serious or critical violation on any page, signed in or out (and on the B listener)', async () => {
   const context = await newContext();
   const page = await context.newPage();

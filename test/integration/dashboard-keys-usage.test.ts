@@ -165,6 +165,41 @@ describe('API keys', () => {
     expect((await keyRows(owner))[0]!.cells[5]).toBe('Active');
   });
 
+  it('a form sent again (a reload of the page that showed the key) makes no second key, and says which key it made', async () => {
+    const agent = await signedUpAgent(t.urls.a, 'reload@example.com');
+    /** The form of `path` as a browser would send it: its hidden fields, and `fields`. */
+    const formOf = async (path: string, fields: Record<string, string>) => {
+      const page = (await agent.get(path)).text;
+      const seen = /name="seen" value="(\d+)"/.exec(page)?.[1];
+      expect(seen).toBeDefined();
+      return { csrf: csrfOf(page), seen: seen!, ...fields };
+    };
+    const send = (body: Record<string, string>) => agent.post('/account/keys').type('form').send(body);
+
+    const create = await formOf('/account/keys', { action: 'create', name: 'laptop', expires: '' });
+    const first = await send(create);
+    expect(first.status).toBe(201);
+    const key = shownKey(first.text)!;
+    const again = await send(create);
+    expect(again.status).toBe(409);
+    expect(shownKey(again.text)).toBeUndefined();
+    expect(textOf(again.text)).toContain(`This form already made the key "laptop" (${key.slice(0, 10)}…)`);
+    expect(await keyRows(agent)).toHaveLength(1);
+
+    // The form shown again makes another key of the same name: only a form sent twice is refused.
+    const second = await send(await formOf('/account/keys', { action: 'create', name: 'laptop', expires: '' }));
+    expect(second.status).toBe(201);
+    expect(await keyRows(agent)).toHaveLength(2);
+
+    const [row] = await keyRows(agent);
+    const rotate = await formOf(`/account/keys?rotate=${row!.id}`, { action: 'rotate', id: row!.id, revokeOld: 'yes' });
+    expect((await send(rotate)).status).toBe(201);
+    const rotatedAgain = await send(rotate);
+    expect(rotatedAgain.status).toBe(409);
+    expect(shownKey(rotatedAgain.text)).toBeUndefined();
+    expect(await keyRows(agent)).toHaveLength(3);
+  });
+
   it('a cross-site POST creates nothing', async () => {
     const agent = await signedUpAgent(t.urls.a, 'cross-site@example.com');
     const form = await agent.get('/account/keys');

@@ -5,6 +5,10 @@
  * first. The rules are the CLI's (src/auth/key-management.ts): 20 live keys, an expiry in the
  * future, the change in the activity log. On variant B a key comes after the Pro plan (D3): until
  * then the page says how to get it and creates nothing.
+ *
+ * The page that shows a new key is the answer to a POST, so a reload sends the form again. Each
+ * form that makes a key says how many keys the account had when it was shown (`seen`; keys are
+ * never deleted, only revoked), and a form whose key was made already makes none (409).
  */
 import { type IssuedKey, issueKey, MAX_KEY_NAME, keyState, type KeyState, listKeys, revokeKey, rotateKey } from '../../auth/key-management.js';
 import { type Account, MAX_LIVE_KEYS_PER_ACCOUNT } from '../../domain/account.js';
@@ -14,7 +18,7 @@ import type { AccountKey } from '../../store/accounts.js';
 import { type Html, html } from '../html.js';
 import { confirmButton, distinctNames, postButton, postForm, secretField } from '../layout.js';
 import type { PortalAnswer, PortalPage, PortalRequest } from '../portal-handler.js';
-import { actorOf, noticeOf, signedInAccount, timeCell } from './signed-in-account.js';
+import { actorOf, noticeOf, signedInAccount, timeCell, utcText } from './signed-in-account.js';
 
 const PATH = '/account/keys';
 
@@ -80,13 +84,31 @@ ${confirmButton(PATH, 'revoke', k.id, 'Revoke', revokeNames.get(k.id)!)}`
 <p class="hint">${live.length} of at most ${MAX_LIVE_KEYS_PER_ACCOUNT} live keys. Only the start of each key is kept readable; the key itself was shown once, when it was made.</p>`;
 }
 
-function createForm(r: PortalRequest) {
+/**
+ * The key that this form made already, when it is sent again (a reload of the page that showed the
+ * key, a second click): a key of that name among those made since the form was shown. A form
+ * without `seen` (a script's POST) is not checked.
+ */
+async function madeByThisForm(r: PortalRequest, account: Account, name: string): Promise<AccountKey | undefined> {
+  const seen = Number(r.form.get('seen') ?? Number.NaN);
+  if (!Number.isSafeInteger(seen) || seen < 0) return undefined;
+  const keys = await listKeys(r.services.store, account);
+  return keys.slice(seen).find((k) => k.name === name.trim());
+}
+
+async function alreadyMade(r: PortalRequest, key: AccountKey): Promise<PortalAnswer> {
+  r.form = new URLSearchParams();
+  const error = `This form already made the key "${key.name}" (${key.displayPrefix}…) at ${utcText(new Date(key.createdAt).toISOString())}, and showed it in the answer to that request, once. No other key was made. If you did not copy it, revoke it and make another with the form below.`;
+  return keysPage.get(r, { error, status: 409 });
+}
+
+function createForm(r: PortalRequest, seen: number) {
   return html`
 <h2>Create a key</h2>
 ${postForm(
   PATH,
   r.session!.csrfToken,
-  { action: 'create' },
+  { action: 'create', seen: String(seen) },
   html`
 <label for="key-name">Key name</label>
 <input id="key-name" name="name" type="text" required maxlength="${MAX_KEY_NAME}" autocomplete="off" value="${r.form.get('name') ?? ''}" aria-describedby="key-name-hint">
@@ -124,12 +146,13 @@ async function mainBody(r: PortalRequest, account: Account, top: Html | '' = '')
   const blocked = needsPredictionPro(r, account);
   return html`${top}${blocked ? upgradeBody(r) : ''}
 ${keyTable(keys, now, !blocked)}
-${blocked ? '' : createForm(r)}`;
+${blocked ? '' : createForm(r, keys.length)}`;
 }
 
 /** The page before a revocation or rotation: what happens, and the one button that does it. */
 async function confirmation(r: PortalRequest, account: Account, id: string, what: 'revoke' | 'rotate'): Promise<PortalAnswer> {
-  const key = (await listKeys(r.services.store, account)).find((k) => k.id === id);
+  const keys = await listKeys(r.services.store, account);
+  const key = keys.find((k) => k.id === id);
   if (!key || keyState(key, r.services.now()) !== 'live') {
     const body = html`<p><a href="${PATH}">Back to API keys</a></p>`;
     return { html: r.render('API keys', body, { error: `no live key with id ${id} on this account`, section: 'keys' }), status: 404 };
@@ -145,7 +168,7 @@ ${postButton(PATH, token, { action: 'revoke', id: key.id }, 'Revoke key', { kind
 ${postForm(
   PATH,
   token,
-  { action: 'rotate', id: key.id },
+  { action: 'rotate', id: key.id, seen: String(keys.length) },
   html`<label><input type="checkbox" name="revokeOld" value="yes" checked> Revoke the old key now (otherwise it keeps working until you revoke it)</label>
 <div><button type="submit">Rotate key</button></div>`,
 )}
@@ -177,11 +200,16 @@ export const keysPage: PortalPage = {
     switch (r.form.get('action')) {
       case 'create': {
         assertMayMakeKeys(r, account);
+        const made = await madeByThisForm(r, account, r.form.get('name') ?? '');
+        if (made) return alreadyMade(r, made);
         const issued = await issueKey(store, account, { name: r.form.get('name') ?? '', expiresAt: expiryOf(r.form.get('expires')) }, now, actorOf(r));
         return shownOnce(issued, `The key "${issued.record.name}" is created.`);
       }
       case 'rotate': {
         assertMayMakeKeys(r, account);
+        const old = (await listKeys(store, account)).find((k) => k.id === r.form.get('id'));
+        const made = old && (await madeByThisForm(r, account, old.name));
+        if (made) return alreadyMade(r, made);
         const revokeOld = r.form.get('revokeOld') === 'yes';
         const issued = await rotateKey(store, r.form.get('id') ?? '', now, actorOf(r), { ...scope, revokeOld });
         if (revokeOld) r.services.keysRevoked([issued.replaced.id]);

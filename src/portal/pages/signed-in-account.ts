@@ -14,10 +14,13 @@ export async function signedInAccount(r: PortalRequest): Promise<Account> {
 /** Who made a change from the dashboard, for the activity log. */
 export const actorOf = (r: PortalRequest) => ({ clientAddress: r.client.address });
 
+/** A moment as the pages write it: `2026-11-28 00:15:02 UTC`. */
+export const utcText = (iso: string) => `${iso.slice(0, 19).replace('T', ' ')} UTC`;
+
 /** A time in a table cell: machine-readable, shown as UTC. */
 export const timeCell = (ms: number | null) => {
   const iso = isoOrNull(ms);
-  return iso ? html`<time datetime="${iso}">${iso.slice(0, 19).replace('T', ' ')} UTC</time>` : html`—`;
+  return iso ? html`<time datetime="${iso}">${utcText(iso)}</time>` : html`—`;
 };
 
 /** The fixed text of a redirect's `done=` (nothing from the query string is shown). */
