@@ -199,6 +199,33 @@ describe('Webhooks page', () => {
     expect(await t.service.store.webhooks.listEndpoints(accountId)).toEqual([]);
   });
 
+  it('an add form sent again (a reload of the page that showed the secret) adds no second endpoint, and says which it added', async () => {
+    const { agent, accountId } = await dashboardAccount('hooks-reload@example.com', 'enterprise');
+    const url = receiver.url('/reloaded');
+    /** The add form as the browser sends it: its hidden fields and the URL typed. */
+    const formOf = async () => {
+      const page = (await agent.get('/account/webhooks')).text;
+      const after = /name="after" value="(\d+)"/.exec(page)?.[1];
+      expect(after).toBeDefined();
+      return { csrf: csrfOf(page), action: 'add', after: after!, url };
+    };
+    const send = (form: Record<string, string>) => agent.post('/account/webhooks').type('form').send(form);
+
+    const form = await formOf();
+    const first = await send(form);
+    expect(first.status).toBe(200);
+    expect(secretOf(first.text)).toMatch(/^whsec_/);
+    const again = await send(form);
+    expect(again.status).toBe(409);
+    expect(secretOf(again.text)).toBeUndefined();
+    expect(textOf(again.text)).toContain(`This form already added the endpoint ${url}`);
+    expect(await t.service.store.webhooks.listEndpoints(accountId)).toHaveLength(1);
+
+    // The form shown again adds one for the same URL if asked: only a form sent twice is refused.
+    expect((await send(await formOf())).status).toBe(200);
+    expect(await t.service.store.webhooks.listEndpoints(accountId)).toHaveLength(2);
+  });
+
   it('a cross-site POST to add an endpoint is refused (403) before anything is added', async () => {
     const { agent, accountId } = await dashboardAccount('hooks-csrf@example.com', 'enterprise');
     const page = await agent.get('/account/webhooks');

@@ -169,6 +169,10 @@ maybe(
       const secret = await page.getByRole('textbox', { name: 'Signing secret' }).inputValue();
       expect(secret).toMatch(/^whsec_/);
       await audit(page, 'Webhooks, secret shown');
+      // A reload sends the add form again: refused, and the endpoint stays the only one.
+      await page.reload();
+      await page.getByRole('alert').filter({ hasText: 'This form already added the endpoint' }).waitFor();
+      expect(await page.getByRole('table', { name: 'Webhook endpoints' }).getByRole('row').count()).toBe(2); // its header and the endpoint
       await page.getByRole('button', { name: 'Send test webhook' }).first().click();
       await noticeShown(page, 'A webhook.test event is queued');
       await within(5_000, () => receiver.received.length > 0);

@@ -21,7 +21,7 @@ import {
 import { type Html, html } from '../html.js';
 import { postButton, postForm, secretField } from '../layout.js';
 import type { PortalAnswer, PortalPage, PortalRequest } from '../portal-handler.js';
-import { actorOf, noticeOf, signedInAccount, timeCell } from './signed-in-account.js';
+import { actorOf, noticeOf, signedInAccount, timeCell, utcText } from './signed-in-account.js';
 
 const PATH = '/account/webhooks';
 /** How many of the latest deliveries the page lists, over all endpoints. */
@@ -81,14 +81,34 @@ ${deliveries.map(
 </table>`;
 }
 
-function addForm(r: PortalRequest) {
+/**
+ * The endpoint this form added already, when it is sent again (a reload of the page that showed
+ * its secret, which answered the POST): one for the same URL added after the newest endpoint the
+ * form saw (`after`, its creation time; endpoints can be deleted, so no count would do). A form
+ * without `after` (a script's POST) is not checked.
+ */
+async function addedByThisForm(r: PortalRequest, account: Account): Promise<WebhookEndpoint | undefined> {
+  const after = Number(r.form.get('after') ?? Number.NaN);
+  const raw = r.form.get('url') ?? '';
+  if (!Number.isSafeInteger(after) || !URL.canParse(raw)) return undefined;
+  const url = new URL(raw).href; // as registerEndpoint stores it
+  return (await r.services.webhooks.repo.listEndpoints(account.id)).find((e) => e.url === url && e.createdAt > after);
+}
+
+function alreadyAdded(r: PortalRequest, endpoint: WebhookEndpoint): Promise<PortalAnswer> {
+  r.form = new URLSearchParams();
+  const error = `This form already added the endpoint ${endpoint.url} at ${utcText(new Date(endpoint.createdAt).toISOString())}, and showed its signing secret in the answer to that request, once. No other endpoint was added. If you did not copy the secret, rotate it.`;
+  return webhooksPage.get(r, { error, status: 409 });
+}
+
+function addForm(r: PortalRequest, newest: number) {
   const chosen = new Set(r.form.getAll('events'));
   return html`
 <h2>Add an endpoint</h2>
 ${postForm(
   PATH,
   r.session!.csrfToken,
-  { action: 'add' },
+  { action: 'add', after: String(newest) },
   html`
 <label for="url">Endpoint URL</label>
 <input id="url" name="url" type="url" required maxlength="2048" autocomplete="off" value="${r.form.get('url') ?? ''}" aria-describedby="url-hint">
@@ -131,7 +151,7 @@ async function mainBody(r: PortalRequest, account: Account, top: Html | '' = '')
   return html`${top}
 ${endpointTable(r, endpoints)}
 ${deliveryTable(r, deliveries, new Map(endpoints.map((e) => [e.id, e.url])))}
-${addForm(r)}`;
+${addForm(r, Math.max(0, ...endpoints.map((e) => e.createdAt)))}`;
 }
 
 async function confirmDelete(r: PortalRequest, account: Account, id: string): Promise<PortalAnswer> {
@@ -172,6 +192,8 @@ export const webhooksPage: PortalPage = {
     };
     switch (r.form.get('action')) {
       case 'add': {
+        const sentAgain = await addedByThisForm(r, account);
+        if (sentAgain) return alreadyAdded(r, sentAgain);
         const events = r.form.getAll('events');
         const made = await registerEndpoint(m, account, { url: r.form.get('url') ?? '', events: events.length > 0 ? events : undefined }, now, change.actor);
         return withSecret(made, false, `The endpoint ${made.endpoint.url} is added.`);
