@@ -9,7 +9,7 @@
  *   uncommitted rows the lookup must not see.
  * - SQLite, the keys asked for in one turn of the event loop are read together at the end of that
  *   turn, in one read transaction. Under the bench's load, reading them back to back made each
- *   statement about 2.5 times cheaper than reading each in the middle of its own request (likely
+ *   statement 2 to 2.5 times cheaper than reading each in the middle of its own request (likely
  *   SQLite's code and pages staying in the CPU's caches), and the answers then go out together,
  *   which makes writing them cheaper too; the shared transaction saves the WAL read lock's system
  *   calls on top (docs/performance.md, "what reading keys together saves").
