@@ -198,6 +198,10 @@ describe('API keys', () => {
     expect(rotatedAgain.status).toBe(409);
     expect(shownKey(rotatedAgain.text)).toBeUndefined();
     expect(await keyRows(agent)).toHaveLength(3);
+
+    // A `seen` that is not a count (empty here) is no claim: the key is made, as from a script.
+    expect((await send({ ...create, csrf: csrfOf((await agent.get('/account/keys')).text), seen: '' })).status).toBe(201);
+    expect(await keyRows(agent)).toHaveLength(4);
   });
 
   it('a cross-site POST creates nothing', async () => {

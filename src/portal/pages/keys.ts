@@ -90,10 +90,10 @@ ${confirmButton(PATH, 'revoke', k.id, 'Revoke', revokeNames.get(k.id)!)}`
  * without `seen` (a script's POST) is not checked.
  */
 async function madeByThisForm(r: PortalRequest, account: Account, name: string): Promise<AccountKey | undefined> {
-  const seen = Number(r.form.get('seen') ?? Number.NaN);
-  if (!Number.isSafeInteger(seen) || seen < 0) return undefined;
+  const seen = r.form.get('seen') ?? '';
+  if (!/^\d{1,6}$/.test(seen)) return undefined;
   const keys = await listKeys(r.services.store, account);
-  return keys.slice(seen).find((k) => k.name === name.trim());
+  return keys.slice(Number(seen)).find((k) => k.name === name.trim());
 }
 
 async function alreadyMade(r: PortalRequest, key: AccountKey): Promise<PortalAnswer> {

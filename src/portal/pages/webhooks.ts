@@ -88,11 +88,11 @@ ${deliveries.map(
  * without `after` (a script's POST) is not checked.
  */
 async function addedByThisForm(r: PortalRequest, account: Account): Promise<WebhookEndpoint | undefined> {
-  const after = Number(r.form.get('after') ?? Number.NaN);
+  const after = r.form.get('after') ?? '';
   const raw = r.form.get('url') ?? '';
-  if (!Number.isSafeInteger(after) || !URL.canParse(raw)) return undefined;
+  if (!/^\d{1,15}$/.test(after) || !URL.canParse(raw)) return undefined;
   const url = new URL(raw).href; // as registerEndpoint stores it
-  return (await r.services.webhooks.repo.listEndpoints(account.id)).find((e) => e.url === url && e.createdAt > after);
+  return (await r.services.webhooks.repo.listEndpoints(account.id)).find((e) => e.url === url && e.createdAt > Number(after));
 }
 
 function alreadyAdded(r: PortalRequest, endpoint: WebhookEndpoint): Promise<PortalAnswer> {
