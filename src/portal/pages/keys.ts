@@ -89,16 +89,15 @@ ${confirmButton(PATH, 'revoke', k.id, 'Revoke', revokeNames.get(k.id)!)}`
  * key, a second click): a key of that name among those made since the form was shown. A form
  * without `seen` (a script's POST) is not checked.
  */
-async function madeByThisForm(r: PortalRequest, account: Account, name: string): Promise<AccountKey | undefined> {
+function madeByThisForm(r: PortalRequest, keys: readonly AccountKey[], name: string): AccountKey | undefined {
   const seen = r.form.get('seen') ?? '';
   if (!/^\d{1,6}$/.test(seen)) return undefined;
-  const keys = await listKeys(r.services.store, account);
   return keys.slice(Number(seen)).find((k) => k.name === name.trim());
 }
 
 async function alreadyMade(r: PortalRequest, key: AccountKey): Promise<PortalAnswer> {
   r.form = new URLSearchParams();
-  const error = `This form already made the key "${key.name}" (${key.displayPrefix}…) at ${utcText(new Date(key.createdAt).toISOString())}, and showed it in the answer to that request, once. No other key was made. If you did not copy it, revoke it and make another with the form below.`;
+  const error = `This form already made the key "${key.name}" (${key.displayPrefix}…) at ${utcText(key.createdAt)}, and showed it in the answer to that request, once. No other key was made. If you did not copy it, revoke it and make another with the form below.`;
   return keysPage.get(r, { error, status: 409 });
 }
 
@@ -200,15 +199,16 @@ export const keysPage: PortalPage = {
     switch (r.form.get('action')) {
       case 'create': {
         assertMayMakeKeys(r, account);
-        const made = await madeByThisForm(r, account, r.form.get('name') ?? '');
+        const made = madeByThisForm(r, await listKeys(store, account), r.form.get('name') ?? '');
         if (made) return alreadyMade(r, made);
         const issued = await issueKey(store, account, { name: r.form.get('name') ?? '', expiresAt: expiryOf(r.form.get('expires')) }, now, actorOf(r));
         return shownOnce(issued, `The key "${issued.record.name}" is created.`);
       }
       case 'rotate': {
         assertMayMakeKeys(r, account);
-        const old = (await listKeys(store, account)).find((k) => k.id === r.form.get('id'));
-        const made = old && (await madeByThisForm(r, account, old.name));
+        const keys = await listKeys(store, account);
+        const old = keys.find((k) => k.id === r.form.get('id'));
+        const made = old && madeByThisForm(r, keys, old.name);
         if (made) return alreadyMade(r, made);
         const revokeOld = r.form.get('revokeOld') === 'yes';
         const issued = await rotateKey(store, r.form.get('id') ?? '', now, actorOf(r), { ...scope, revokeOld });

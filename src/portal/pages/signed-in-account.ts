@@ -1,7 +1,6 @@
 /** The account of the signed-in person, as the dashboard's pages act for it (a principal like a key's account). */
 import type { Account } from '../../domain/account.js';
 import { forbidden } from '../../domain/errors.js';
-import { isoOrNull } from '../../domain/time.js';
 import { html } from '../html.js';
 import type { PortalRequest } from '../portal-handler.js';
 
@@ -15,13 +14,10 @@ export async function signedInAccount(r: PortalRequest): Promise<Account> {
 export const actorOf = (r: PortalRequest) => ({ clientAddress: r.client.address });
 
 /** A moment as the pages write it: `2026-11-28 00:15:02 UTC`. */
-export const utcText = (iso: string) => `${iso.slice(0, 19).replace('T', ' ')} UTC`;
+export const utcText = (ms: number) => `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 
 /** A time in a table cell: machine-readable, shown as UTC. */
-export const timeCell = (ms: number | null) => {
-  const iso = isoOrNull(ms);
-  return iso ? html`<time datetime="${iso}">${utcText(iso)}</time>` : html`—`;
-};
+export const timeCell = (ms: number | null) => (ms === null ? html`—` : html`<time datetime="${new Date(ms).toISOString()}">${utcText(ms)}</time>`);
 
 /** The fixed text of a redirect's `done=` (nothing from the query string is shown). */
 export const noticeOf = (r: PortalRequest, notices: Record<string, string>) => {

@@ -97,7 +97,7 @@ async function addedByThisForm(r: PortalRequest, account: Account): Promise<Webh
 
 function alreadyAdded(r: PortalRequest, endpoint: WebhookEndpoint): Promise<PortalAnswer> {
   r.form = new URLSearchParams();
-  const error = `This form already added the endpoint ${endpoint.url} at ${utcText(new Date(endpoint.createdAt).toISOString())}, and showed its signing secret in the answer to that request, once. No other endpoint was added. If you did not copy the secret, rotate it.`;
+  const error = `This form already added the endpoint ${endpoint.url} at ${utcText(endpoint.createdAt)}, and showed its signing secret in the answer to that request, once. No other endpoint was added. If you did not copy the secret, rotate it.`;
   return webhooksPage.get(r, { error, status: 409 });
 }
 
