@@ -1,11 +1,11 @@
 /**
- * Polls one connector forever: on its interval, with retries (exponential backoff, decorrelated
- * jitter) for transient failures. The source's gate (gate.ts, inside its UpstreamHttp) refuses
+ * Polls one connector forever: on its interval, with retries (exponential backoff, half jitter)
+ * for transient failures. The source's gate (gate.ts, inside its UpstreamHttp) refuses
  * requests while the upstream has asked us to wait or its circuit is open; the poller pushes the
  * next poll past any such wait. Each good batch goes to the sink (ingest); a failed poll keeps the
  * last good data where it is. Nothing here throws: every outcome is logged and counted.
  */
-import { ExponentialBackoff, handleWhen, retry, TaskCancelledError } from 'cockatiel';
+import { ExponentialBackoff, halfJitterGenerator, handleWhen, retry, TaskCancelledError } from 'cockatiel';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Connector, SkippedItems, UpstreamBatch } from './connector.js';
@@ -22,7 +22,7 @@ export interface PollerOptions {
   now: () => number;
   /** Attempts per poll for transient failures (default 3). */
   attempts?: number;
-  /** First retry delay (default 500 ms, doubling, at most 10 s). */
+  /** First retry delay (default 500 ms, doubling, at most 10 s); each wait is between half of it and all of it. */
   retryDelayMs?: number;
 }
 
@@ -65,7 +65,9 @@ export function createPoller(options: PollerOptions): Poller {
     handleWhen((e) => e instanceof UpstreamError && e.retryable),
     {
       maxAttempts: Math.max(0, (options.attempts ?? 3) - 1),
-      backoff: new ExponentialBackoff({ initialDelay: options.retryDelayMs ?? 500, maxDelay: 10_000 }),
+      // Half jitter, not cockatiel's default (decorrelated): that can draw a first wait near 0 ms,
+      // a retry on the heels of the failure it follows.
+      backoff: new ExponentialBackoff({ generator: halfJitterGenerator, initialDelay: options.retryDelayMs ?? 500, maxDelay: 10_000 }),
     },
   );
   // The backoff wait cannot be cancelled; unref'd, it does not hold the process at shutdown.

@@ -150,12 +150,15 @@ it('a sink that fails (the store is down) is counted and the poller carries on',
 });
 
 it('stop() does not sit out a retry backoff, and no batch reaches the sink after it', async () => {
-  const p = await poller((n) => (n === 1 ? { status: 500, body: 'down' } : { body: GOOD }), { retryDelayMs: 1_000, attempts: 3 });
+  // The backoff has begun when the retry is logged; its wait is 1-2 s (half jitter on 2 s).
+  const warnings: string[] = [];
+  const logger = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(line) });
+  const p = await poller((n) => (n === 1 ? { status: 500, body: 'down' } : { body: GOOD }), { retryDelayMs: 2_000, attempts: 3, logger });
   const polling = p.pollOnce();
-  await new Promise((r) => setTimeout(r, 100));
+  while (!warnings.some((w) => w.includes('retrying'))) await new Promise((r) => setTimeout(r, 5));
   const started = Date.now();
   await p.stop();
-  expect(Date.now() - started).toBeLessThan(200);
+  expect(Date.now() - started).toBeLessThan(1_000); // shorter than any wait the backoff could have drawn
   await polling; // the backoff ends; the aborted poll makes no further attempt
   expect(server.requests).toHaveLength(1);
   expect(batches).toEqual([]);
