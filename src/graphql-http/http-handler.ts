@@ -20,7 +20,7 @@ import { toGraphQLErrors } from '../edge/graphql-codes.js';
 import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
 import type { PreparedOperation } from '../graphql/catalogue/prepare.js';
 import type { GraphQLContext } from '../graphql/context.js';
-import { cacheKeyOf, type createResponseCache, etagOf, matchesEtag } from '../rest/response-cache.js';
+import { cacheSlotOf, type createResponseCache, etagOf, matchesEtag } from '../rest/response-cache.js';
 import { graphqlRequestOf, refusalAsApiError, type GraphQLRequest } from './graphql-request.js';
 
 interface GraphQLHttpOptions {
@@ -195,13 +195,14 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
     context: GraphQLContext,
     variables: Record<string, unknown>,
   ) {
-    const version = await operation.answerVersion!(context.services, context.services.now(), context.principal);
-    // The REST routes' key: variables in any order share an entry.
-    const key = cacheKeyOf(`${operation.id}|${operation.operation.name?.value ?? ''}`, variables, version);
+    const versioning = operation.answers!; // only operations whose answers may be kept come here
+    const version = await versioning.version(context.services, context.services.now(), context.principal);
+    // The REST routes' slot: variables in any order share an entry.
+    const slot = cacheSlotOf(`${operation.id}|${operation.operation.name?.value ?? ''}`, variables, versioning.perAccount ? context.principal : null);
     let computed = false;
     let failed: ExecutionResult | undefined;
     const body = await answers
-      .get(key, async () => {
+      .get(slot, version, async () => {
         computed = true;
         const result = await compiled.query(undefined, context, variables);
         if (result.errors?.length) throw new Uncacheable(result);
@@ -292,7 +293,7 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
     Object.assign(context.responseHeaders, outcome.headers);
     // Compiled once admitted (the first time this text runs), never for a caller the edge refused.
     const compiled = catalogue.compiled(outcome.target);
-    if (compiled && outcome.target.answerVersion) return runCached(req, res, type!, outcome.target, compiled, context, outcome.params);
+    if (compiled && outcome.target.answers) return runCached(req, res, type!, outcome.target, compiled, context, outcome.params);
     if (compiled) return runCompiled(req, res, type!, compiled, context, outcome.params);
     options.requests?.inc({ path: 'apollo' });
     return runApollo(req, res, body, context, { ...request, query: outcome.target.text });

@@ -17,7 +17,7 @@ import { type Deprecations, deprecationHeaders, sunsetRefusal } from './deprecat
 import { sendError, sendJson } from './envelope.js';
 import { createOperationDocuments, operationHrefOf, type RouteOperation } from './operation-documents.js';
 import { checkParams, parseRawQuery } from './params.js';
-import { cacheKeyOf, createResponseCache, matchesEtag } from './response-cache.js';
+import { cacheSlotOf, createResponseCache, matchesEtag } from './response-cache.js';
 import { type RouteDefinition, routeIdOf, routeWhat } from './route-table.js';
 
 interface PreparedRoute {
@@ -118,8 +118,9 @@ export function createFacadeHandler(options: FacadeOptions) {
         return;
       }
       const now = options.services.now();
-      const key = cacheKeyOf(path, params, await policy.version(options.services, now, principal));
-      const body = await cache.get(key, async () => prepared.route.reshape(await run(prepared, params, principal), params));
+      const version = await policy.version(options.services, now, principal);
+      const slot = cacheSlotOf(path, params, policy.perAccount ? principal : null);
+      const body = await cache.get(slot, version, async () => prepared.route.reshape(await run(prepared, params, principal), params));
       res.setHeader('ETag', body.etag);
       res.setHeader('Cache-Control', `private, max-age=${policy.maxAgeSeconds}`);
       if (matchesEtag(req.headers['if-none-match'], body.etag)) {

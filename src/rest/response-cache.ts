@@ -1,19 +1,16 @@
 /**
  * Answers whose inputs have not changed are not computed again: a route that declares how its data
- * is versioned has its serialized 200 body kept per (route, parameters, data version). Identical
- * concurrent requests share one computation. Each body carries a strong ETag, so a client that
- * already holds it gets a 304 without anything being executed or sent.
+ * is versioned has its serialized 200 body kept per (route, parameters) and data version. Only the
+ * newest version of each is kept: versions only move forward, so an older answer is never asked for
+ * again, and holding it would fill the budget with the dead. Identical concurrent requests share one
+ * computation. Each body carries a strong ETag, so a client that already holds it gets a 304
+ * without anything being executed or sent.
  */
 import { createHash } from 'node:crypto';
 import type { Principal } from '../auth/authenticator.js';
-import type { GraphQLServices } from '../graphql/services.js';
+import type { AnswerVersioning } from '../graphql/catalogue/answer-versions.js';
 
-export interface RouteCachePolicy {
-  /**
-   * A value that changes whenever the answer may: read-model versions, and a clock bucket where time
-   * matters. An answer that depends on the caller's account names the account in it.
-   */
-  version(services: GraphQLServices, now: number, principal: Principal | null): string | Promise<string>;
+export interface RouteCachePolicy extends AnswerVersioning {
   /** `Cache-Control: private, max-age=…`: how long a client may reuse it (the data's refresh rate). */
   maxAgeSeconds: number;
 }
@@ -23,8 +20,15 @@ interface CachedBody {
   etag: string;
 }
 
+interface Entry {
+  version: string;
+  /** When its computation started: a slower, older computation never replaces a newer answer. */
+  started: number;
+  body: CachedBody;
+}
+
 export interface ResponseCacheLimits {
-  /** Bodies kept (default 2 000). */
+  /** Entries kept (default 2 000). */
   maxEntries?: number;
   /** Bytes of bodies kept (default 16 MB; the two REST facades and /graphql have one each, 48 MB at most in all, docs/performance.md). */
   maxBytes?: number;
@@ -33,36 +37,51 @@ export interface ResponseCacheLimits {
 export function createResponseCache(limits: ResponseCacheLimits = {}) {
   const maxEntries = limits.maxEntries ?? 2_000;
   const maxBytes = limits.maxBytes ?? 16 * 1024 * 1024;
-  const entries = new Map<string, CachedBody>();
+  /** Slot (what the answer is of) -> its newest answer. Map order: least recently stored first. */
+  const entries = new Map<string, Entry>();
   const inFlight = new Map<string, Promise<CachedBody>>();
   let bytes = 0;
+  let computations = 0;
 
-  function remember(key: string, body: CachedBody): void {
-    if (body.bytes.length > maxBytes / 4) return; // larger than a quarter of the budget: served, not kept
-    // Old versions are never asked for again: drop the oldest entries first (Map keeps insertion order).
-    if (entries.size >= maxEntries || bytes + body.bytes.length > maxBytes) {
-      for (const [old, oldBody] of entries) {
-        entries.delete(old);
-        bytes -= oldBody.bytes.length;
-        if (entries.size < maxEntries * 0.9 && bytes + body.bytes.length <= maxBytes * 0.9) break;
+  function drop(slot: string, entry: Entry): void {
+    entries.delete(slot);
+    bytes -= entry.body.bytes.length;
+  }
+
+  function remember(slot: string, entry: Entry): void {
+    const held = entries.get(slot);
+    if (held) {
+      if (held.started > entry.started) return; // a newer answer got here first
+      drop(slot, held);
+    }
+    if (entry.body.bytes.length > maxBytes / 4) return; // larger than a quarter of the budget: served, not kept
+    if (entries.size >= maxEntries || bytes + entry.body.bytes.length > maxBytes) {
+      for (const [old, oldEntry] of entries) {
+        drop(old, oldEntry);
+        if (entries.size < maxEntries * 0.9 && bytes + entry.body.bytes.length <= maxBytes * 0.9) break;
       }
     }
-    entries.set(key, body);
-    bytes += body.bytes.length;
+    entries.set(slot, entry);
+    bytes += entry.body.bytes.length;
   }
 
   return {
-    /** The cached body for `key`, or the one `compute` produces (once, however many ask at the same time). */
-    async get(key: string, compute: () => Promise<unknown>): Promise<CachedBody> {
-      const hit = entries.get(key);
-      if (hit) return hit;
+    /**
+     * The body of `slot` at `version`: the kept one, or the one `compute` produces (once, however
+     * many ask at the same time), which then replaces the slot's older version.
+     */
+    async get(slot: string, version: string, compute: () => Promise<unknown>): Promise<CachedBody> {
+      const hit = entries.get(slot);
+      if (hit?.version === version) return hit.body;
+      const key = `${slot}\n${version}`;
       let pending = inFlight.get(key);
       if (!pending) {
+        const started = ++computations;
         pending = compute()
           .then((value) => {
             const bytes = Buffer.from(JSON.stringify(value));
             const body = { bytes, etag: etagOf(bytes) };
-            remember(key, body);
+            remember(slot, { version, started, body });
             return body;
           })
           .finally(() => inFlight.delete(key));
@@ -71,16 +90,21 @@ export function createResponseCache(limits: ResponseCacheLimits = {}) {
       return pending;
     },
     size: () => entries.size,
+    /** Bytes of the bodies kept. */
+    bytes: () => bytes,
   };
 }
 
-/** Parameters in a stable order, so `?a=1&b=2` and `?b=2&a=1` share an entry. */
-export const cacheKeyOf = (path: string, params: Record<string, unknown>, version: string): string =>
+/**
+ * What an answer is of: the route, its parameters in a stable order (`?a=1&b=2` and `?b=2&a=1` share
+ * an entry), and the caller's account where the answer is the caller's own.
+ */
+export const cacheSlotOf = (path: string, params: Record<string, unknown>, owner?: Principal | null): string =>
   `${path}|${JSON.stringify(
     Object.keys(params)
       .sort()
       .map((k) => [k, params[k]]),
-  )}|${version}`;
+  )}${owner ? `|${owner.account.id}` : ''}`;
 
 /** A strong ETag for a body: its SHA-1, as every cached or revalidated answer carries it. */
 export const etagOf = (bytes: Buffer): string => `"${createHash('sha1').update(bytes).digest('base64url')}"`;

@@ -94,6 +94,21 @@ it("an account's own data is kept per account: the same query never answers one 
   expect((await post('a', one.key, mine)).body.data.priceAlerts.items.map((a: { id: string }) => a.id).sort()).toEqual([oneId, another].sort());
 });
 
+it("two accounts asking in turn each keep their own answer: neither replaces the other's", async () => {
+  const [one, two] = [await t.createKey('pro'), await t.createKey('pro')];
+  // Only the account's alerts (no market fields, whose version moves with the demo feed's ticks).
+  const mine = { query: '{ priceAlerts { items { id } } }' };
+  await post('a', one.key, mine);
+  await post('a', two.key, mine);
+  const counts = await delta('a', async () => {
+    for (let round = 0; round < 3; round++) {
+      expect((await post('a', one.key, mine)).status).toBe(200);
+      expect((await post('a', two.key, mine)).status).toBe(200);
+    }
+  });
+  expect(counts).toEqual({ executed: 0, cached: 6 });
+});
+
 it('what has no version (the viewer) and answers with errors run every time', async () => {
   const { key } = await t.createKey('pro', 'pro');
   const counts = await delta('b', async () => {

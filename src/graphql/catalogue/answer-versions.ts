@@ -34,10 +34,19 @@ export const DATA_VERSIONS: Record<Source, (services: GraphQLServices, now: numb
   accountAlerts: async (services, _now, principal) => `a${principal!.account.id}.${await services.accountAlerts.version(principal!.account.id)}`,
 };
 
-export type AnswerVersion = (services: GraphQLServices, now: number, principal: Principal | null) => Promise<string>;
+/** How an answer is versioned: the kept /graphql answers' and the REST routes' (their RouteCachePolicy). */
+export interface AnswerVersioning {
+  /**
+   * A value that changes whenever the answer may: read-model versions, and a clock bucket where time
+   * matters. An answer that depends on the caller's account names the account in it.
+   */
+  version(services: GraphQLServices, now: number, principal: Principal | null): string | Promise<string>;
+  /** The answer is the caller's own (their alerts): each account has its own entry, not one shared by all. */
+  perAccount?: boolean;
+}
 
-/** The version of an operation's answer, or undefined when its answer must be computed each time. */
-export function answerVersionOf(analysis: OperationAnalysis): AnswerVersion | undefined {
+/** How an operation's answer is kept, or undefined when it must be computed each time. */
+export function answerVersioningOf(analysis: OperationAnalysis): AnswerVersioning | undefined {
   const sources = new Set<Source>();
   for (const read of analysis.reads) {
     const source = SOURCE_OF[read];
@@ -46,6 +55,9 @@ export function answerVersionOf(analysis: OperationAnalysis): AnswerVersion | un
   }
   if (sources.size === 0) return undefined;
   const parts = [...sources].sort().map((source) => DATA_VERSIONS[source]);
-  // Data fields need a key, so an answer with a version always has its caller.
-  return async (services, now, principal) => (await Promise.all(parts.map((part) => part(services, now, principal)))).join('|');
+  return {
+    // Data fields need a key, so an answer with a version always has its caller.
+    version: async (services, now, principal) => (await Promise.all(parts.map((part) => part(services, now, principal)))).join('|'),
+    perAccount: sources.has('accountAlerts'),
+  };
 }

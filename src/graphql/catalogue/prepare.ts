@@ -15,7 +15,7 @@ import {
   type ValidationRule,
   specifiedRules,
 } from 'graphql';
-import { type AnswerVersion, answerVersionOf } from './answer-versions.js';
+import { type AnswerVersioning, answerVersioningOf } from './answer-versions.js';
 import { analyzeOperation, collectFieldRequirements, type FieldRequirements, type OperationAnalysis } from './plan-requirements.js';
 
 /** An operation ready to run: found once, reused by every request that sends the same text. */
@@ -31,8 +31,8 @@ export interface PreparedOperation {
   analysis: OperationAnalysis;
   /** A query that reads data (not introspection): it runs compiled (catalogue.compiled). Else Apollo executes it. */
   runsCompiled: boolean;
-  /** For a compiled query whose answer may be kept: the version that says when it is stale (answer-versions.ts). */
-  answerVersion?: AnswerVersion;
+  /** For a compiled query whose answer may be kept: the version that says when it is stale, and whose it is (answer-versions.ts). */
+  answers?: AnswerVersioning;
 }
 
 export type RefusalCode = 'BAD_USER_INPUT' | 'PERSISTED_QUERY_NOT_FOUND';
@@ -113,7 +113,7 @@ export function prepareOperation(rules: PrepareRules, text: string, operationNam
     analysis,
     runsCompiled,
   };
-  const answerVersion = runsCompiled ? answerVersionOf(analysis) : undefined;
-  if (answerVersion) prepared.answerVersion = answerVersion;
+  const answers = runsCompiled ? answerVersioningOf(analysis) : undefined;
+  if (answers) prepared.answers = answers;
   return prepared;
 }

@@ -23,7 +23,7 @@ const marketDataCache: RouteCachePolicy = { version: DATA_VERSIONS.markets, maxA
  * An account's alerts change only when one is created, cancelled, triggered or expires: the
  * account's alerts version (in the store, whoever made the change). Answers are per account.
  */
-const accountAlertsCache: RouteCachePolicy = { version: DATA_VERSIONS.accountAlerts, maxAgeSeconds: 0 };
+const accountAlertsCache: RouteCachePolicy = { version: DATA_VERSIONS.accountAlerts, perAccount: true, maxAgeSeconds: 0 };
 
 const lower = <T extends string>(value: T) => value.toLowerCase();
 export const timestamp = z.string().describe('ISO 8601 UTC with milliseconds, e.g. 2026-11-22T06:00:00.000Z');
