@@ -1,5 +1,5 @@
 /** Mail for password resets, email verification and sign-up notices, over SMTP (nodemailer). */
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 export interface Mailer {
   send(message: { to: string; subject: string; text: string }): Promise<void>;
@@ -7,11 +7,14 @@ export interface Mailer {
 }
 
 export function createMailer(smtpUrl: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(smtpUrl);
+  // nodemailer is loaded with the first message, not at start: about 10 MB of the process's memory
+  // (docs/performance.md) for mail that many installations never send. It opens no connection before.
+  let transport: Promise<Transporter> | undefined;
+  const opened = () => (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl)));
   return {
     async send(message) {
-      await transport.sendMail({ from, ...message });
+      await (await opened()).sendMail({ from, ...message });
     },
-    close: () => transport.close(),
+    close: () => void transport?.then((t) => t.close()),
   };
 }

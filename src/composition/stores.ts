@@ -29,7 +29,7 @@ export interface Stores {
 
 export async function openStores(config: Config, logger: Logger): Promise<Stores> {
   // Several instances share Redis for exact quotas; one process counts in memory and its store.
-  const redis = config.redisUrl ? createRedisClient(config.redisUrl, logger) : undefined;
+  const redis = config.redisUrl ? await createRedisClient(config.redisUrl, logger) : undefined;
   const redisSetup = redis ? await waitForRedis(redis, 2_000, logger) : {};
   if (redisSetup.refused !== undefined) {
     redis?.disconnect();

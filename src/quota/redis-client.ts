@@ -3,12 +3,14 @@
  * disconnected errors at once), a command timeout for a hung server, and reconnection forever in
  * the background, so the service recovers by itself when Redis is back.
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
 const REDIS_COMMAND_TIMEOUT_MS = 300;
 
-export function createRedisClient(url: string, logger: Logger): Redis {
+/** ioredis is loaded only here, with REDIS_URL set: an embedded installation does not hold it (about 5 MB). */
+export async function createRedisClient(url: string, logger: Logger): Promise<Redis> {
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     commandTimeout: REDIS_COMMAND_TIMEOUT_MS,

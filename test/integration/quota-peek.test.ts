@@ -57,7 +57,7 @@ describeOnEachEngine('QuotaService.peek', (suite) => {
 
   /** A Redis connection as the service makes it (fail fast, no offline queue), ready. */
   async function redisClient(): Promise<Redis> {
-    const redis = createRedisClient(SHARED_REDIS_URL, silent);
+    const redis = await createRedisClient(SHARED_REDIS_URL, silent);
     clients.push(redis);
     await waitForRedis(redis, 2_000, silent);
     return redis;
