@@ -7,14 +7,26 @@ export interface Mailer {
 }
 
 export function createMailer(smtpUrl: string, from: string): Mailer {
-  // nodemailer is loaded with the first message, not at start: about 10 MB of the process's memory
-  // (docs/performance.md) for mail that many installations never send. It opens no connection before.
+  // nodemailer is loaded with the first message, not at start: memory (with ioredis, 3.7 MB of RSS,
+  // CHANGELOG) for mail that many installations never send. It opens no connection before.
+  // A failed load is not kept: the next message tries again.
   let transport: Promise<Transporter> | undefined;
-  const opened = () => (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl)));
+  const opened = () =>
+    (transport ??= import('nodemailer')
+      .then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl))
+      .catch((error: unknown) => {
+        transport = undefined;
+        throw error;
+      }));
   return {
     async send(message) {
       await (await opened()).sendMail({ from, ...message });
     },
-    close: () => void transport?.then((t) => t.close()),
+    // Nothing to close before the first message; a transport that failed to load has nothing either.
+    close: () =>
+      void transport?.then(
+        (t) => t.close(),
+        () => undefined,
+      ),
   };
 }
