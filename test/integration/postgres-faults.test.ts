@@ -2,21 +2,18 @@
  * PostgreSQL stopped, restarted, hung (SIGSTOP) and resumed under steady load, on a server the test
  * owns. Documented behaviour (docs/reliability.md): what the read model holds keeps being served;
  * what needs the database is a 503 in the variant's envelope; no request waits past the bound
- * (a second, plus the longest stall of this process's event loop, which the service and the load
- * share, at most half a second more); the service recovers by itself; nothing rejects unhandled.
+ * (a second, less the time this process, which the service and the load share, was stalled while
+ * the request was out); the service recovers by itself; nothing rejects unhandled.
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 import { canOwnPostgres, ownPostgres, type OwnedPostgres } from '../support/postgres-server.js';
 import { redisAvailable, SHARED_REDIS_URL } from '../support/redis.js';
-import { FAULT_PHASES, loadThroughFaults, summarize, unhandledRejections } from '../support/steady-load.js';
+import { FAULT_PHASES, loadThroughFaults, serviceWait, summarize, unhandledRejections } from '../support/steady-load.js';
 
 const enabled = canOwnPostgres() && (await redisAvailable());
 const maybe = enabled ? it : it.skip;
 /** The documented bound: a second, answer included (statements and connection waits are cut at 800 ms). */
 const BOUND_MS = 1_000;
-/** On a loaded machine this process (service and clients alike) may not run for a while: that much is not the service's wait. */
-const MAX_STALL_SLACK_MS = 500;
 
 let pg: OwnedPostgres;
 let t: TestService;
@@ -43,8 +40,6 @@ maybe(
   'stopped, restarted, hung and resumed under load: bounded waits, documented answers, recovery',
   async () => {
     const { key } = await t.createKey('enterprise', 'pro');
-    const stalls = monitorEventLoopDelay({ resolution: 10 });
-    stalls.enable();
     const load = await loadThroughFaults(
       pg,
       [
@@ -55,14 +50,12 @@ maybe(
       ],
       async () => (await t.a.get('/api/v1/alerts').set(bearer(key))).status === 200,
     );
-    stalls.disable();
     const of = load.of;
-    const slack = Math.min(MAX_STALL_SLACK_MS, Math.round(stalls.max / 1e6));
 
-    console.log(`PostgreSQL faults under load: ${JSON.stringify(summarize(load.answers, FAULT_PHASES))}; longest event-loop stall ${slack} ms`);
+    console.log(`PostgreSQL faults under load: ${JSON.stringify(summarize(load.answers, FAULT_PHASES))}`);
 
-    // No request waited past the bound, in any phase.
-    expect(load.answers.filter((a) => a.ms > BOUND_MS + slack)).toEqual([]);
+    // No request waited past the bound, in any phase, less the time this process was stalled meanwhile.
+    expect(load.answers.filter((a) => serviceWait(a) > BOUND_MS)).toEqual([]);
     // Healthy and after recovery: everything answered.
     for (const p of ['healthy', 'after']) expect(of(p).filter((a) => a.status !== 200)).toEqual([]);
     // Down or hung: the read model keeps answering; database paths are 503s, never anything else.

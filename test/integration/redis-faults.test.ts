@@ -8,7 +8,7 @@ import { ENGINES, postgresAvailable } from '../support/engines.js';
 import { ownRedis, redisAvailable, type OwnedRedis } from '../support/redis.js';
 import { bearer, startTestService, TestClock, type TestService } from '../support/service.js';
 import { within } from '../support/wait.js';
-import { FAULT_PHASES, loadThroughFaults, summarize, unhandledRejections } from '../support/steady-load.js';
+import { FAULT_PHASES, loadThroughFaults, serviceWait, summarize, unhandledRejections } from '../support/steady-load.js';
 
 const enabled = (await redisAvailable()) && (await postgresAvailable());
 const maybe = enabled ? it : it.skip;
@@ -55,7 +55,8 @@ maybe(
     const of = load.of;
     console.log(`Redis faults under load: ${JSON.stringify(summarize(load.answers, FAULT_PHASES))}`);
 
-    expect(load.answers.filter((a) => a.ms > BOUND_MS)).toEqual([]);
+    // Bounded: no answer waited past the bound, less the time this process was stalled meanwhile.
+    expect(load.answers.filter((a) => serviceWait(a) > BOUND_MS)).toEqual([]);
     for (const p of ['healthy', 'after']) expect(of(p).filter((a) => a.status !== 200)).toEqual([]);
     for (const p of ['stopped', 'hung']) {
       // Never admitted unmetered: a metered request is a 503 (or, on /graphql, its error), never a 200.

@@ -1,45 +1,112 @@
 /**
  * Steady load for fault tests: clients in a loop over a set of requests until stopped, each answer
- * recorded with the phase it started and ended in (one that straddles a change belongs to none).
+ * recorded with the phase it started and ended in (one that straddles a change belongs to none),
+ * and with how long this process's event loop was stalled while it was out.
  */
+import { performance } from 'node:perf_hooks';
 import type { Test } from 'supertest';
 
 export interface Answer {
   phase: string;
+  /** For a 'transition' answer: the phases it started and ended in ("hung -> resumed"). */
+  between?: string;
   what: string;
   status: number;
   ms: number;
+  /**
+   * How long this process could not run while the answer was out. The service and its clients
+   * share the process: on a loaded machine it is descheduled or held up by its own garbage
+   * collection, and that time is no wait of the service's. A request waiting on a hung dependency
+   * waits with the loop idle, so its wait is not excused.
+   */
+  stalledMs: number;
 }
+
+const TICK_MS = 5;
+
+/**
+ * Samples this process's event loop: a timer due every TICK_MS, and each tick's lateness (the
+ * time the loop could not run it). `during(from, to)` adds up the lateness of the ticks in between.
+ */
+function stallSampler() {
+  const ticks: { at: number; late: number }[] = [];
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    ticks.push({ at: now, late: Math.max(0, now - last - TICK_MS) });
+    last = now;
+  }, TICK_MS);
+  return {
+    /** Asked once sampling is over, so the tick that measured a stall ending after `to` is there. */
+    during(from: number, to: number) {
+      // Each tick's stall spans [at - late, at], in time order: find the first ending after `from`.
+      let lo = 0;
+      for (let hi = ticks.length; lo < hi; ) {
+        const mid = (lo + hi) >> 1;
+        if (ticks[mid]!.at <= from) lo = mid + 1;
+        else hi = mid;
+      }
+      let stalled = 0;
+      for (let i = lo; i < ticks.length && ticks[i]!.at - ticks[i]!.late < to; i++) {
+        const { at, late } = ticks[i]!;
+        stalled += Math.min(at, to) - Math.max(at - late, from);
+      }
+      return Math.round(stalled);
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
+/** An answer's wait less the time this process was stalled meanwhile: what the service made it wait. */
+export const serviceWait = (a: Answer) => a.ms - a.stalledMs;
 
 export function steadyLoad(requests: [what: string, send: () => Test][], phase: () => string, clients = 8) {
   const answers: Answer[] = [];
+  const spans: { from: number; to: number }[] = [];
+  const stalls = stallSampler();
   let running = true;
   const loops = Array.from({ length: clients }, async (_, i) => {
     for (let n = i; running; n++) {
       const [what, send] = requests[n % requests.length]!;
       const current = phase();
-      const started = Date.now();
+      const from = performance.now();
       const res = await send();
-      answers.push({ phase: phase() === current ? current : 'transition', what, status: res.status, ms: Date.now() - started });
+      const to = performance.now();
+      const now = phase();
+      spans.push({ from, to });
+      answers.push({
+        ...(now === current ? { phase: current } : { phase: 'transition', between: `${current} -> ${now}` }),
+        what,
+        status: res.status,
+        ms: Math.round(to - from),
+        stalledMs: 0,
+      });
       if (res.status >= 500 && res.status !== 503) throw new Error(`${what}: ${res.status} ${res.text}`);
     }
   });
   return {
     answers,
     of: (p: string) => answers.filter((a) => a.phase === p),
+    /** Stops the clients, then says of each answer how long this process was stalled while it was out. */
     async stop() {
       running = false;
       await Promise.all(loops);
+      await new Promise((r) => setTimeout(r, 2 * TICK_MS));
+      stalls.stop();
+      answers.forEach((a, i) => {
+        a.stalledMs = stalls.during(spans[i]!.from, spans[i]!.to);
+      });
     },
   };
 }
 
-/** Answers per phase: how many, how many 503, the longest wait. */
+/** Answers per phase: how many, how many 503, the longest wait, and the longest once stalls are taken out. */
 export function summarize(answers: Answer[], phases: string[]) {
   return Object.fromEntries(
-    phases.map((p) => {
+    [...phases, 'transition'].map((p) => {
       const of = answers.filter((a) => a.phase === p);
-      return [p, { answers: of.length, '503': of.filter((a) => a.status === 503).length, maxMs: Math.max(0, ...of.map((a) => a.ms)) }];
+      const longest = (wait: (a: Answer) => number) => Math.max(0, ...of.map(wait));
+      return [p, { answers: of.length, '503': of.filter((a) => a.status === 503).length, maxMs: longest((a) => a.ms), maxServiceMs: longest(serviceWait) }];
     }),
   );
 }
