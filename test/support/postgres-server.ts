@@ -44,7 +44,7 @@ export async function ownPostgres(): Promise<OwnedPostgres> {
   const run = (cmd: string, args: string[]) => {
     const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', path.join(BIN!, cmd), ...args]] : [path.join(BIN!, cmd), args];
     const result = spawnSync(file, argv, { encoding: 'utf8' });
-    if (result.status !== 0) throw new Error(`${cmd} failed: ${result.stderr}`);
+    if (result.status !== 0) throw new Error(`${cmd} failed: ${result.error?.message ?? result.stderr}`);
   };
   const port = await freePort();
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
