@@ -20,6 +20,7 @@ import { sendJson } from '../rest/envelope.js';
 import { OPERATIONS_PATH } from '../rest/operation-documents.js';
 import { docsRouter } from './docs.js';
 import { serveExplorer } from './explorer.js';
+import { whenFinished } from './response-finished.js';
 import { answerOnSocket, createPipeline, type GatewayApp, type GatewayRoute, HTTP_LIMITS, type Step, stamp } from './http-server.js';
 
 interface VariantAppOptions {
@@ -104,7 +105,7 @@ export function createVariantApp(options: VariantAppOptions): GatewayApp {
   const stamped: Step = (req, res) => {
     stamp(req, isHtmlPage(req), (name, value) => res.setHeader(name, value));
     (res as Timed)[STARTED] = performance.now();
-    res.on('finish', answered); // each response is new: no need for once()'s wrapper
+    whenFinished(res, answered); // not res.on('finish'): see response-finished.ts
     return false;
   };
 
