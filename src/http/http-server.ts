@@ -191,6 +191,10 @@ export function connectionLimitsFor(openFiles: number | undefined, perAddress: n
 /** Marks a connection turned away: node still parses what the client sent, but no handler runs for it. */
 const REFUSED = Symbol('refused connection');
 
+/** The latest response started on a connection (a drain tells it to close the connection). */
+const LATEST = Symbol('latest response');
+type Connection = Socket & { [LATEST]?: ServerResponse };
+
 /**
  * Counts open connections, on the listener and per client address, and turns away the ones over
  * either cap in the envelope (503 for the listener's, 429 for an address's), then closes them.
@@ -221,12 +225,15 @@ function capConnections(server: Server, variant: Variant, max: number, perAddres
 }
 
 export function createHttpServer(handler: GatewayApp, variant: Variant, limits: ConnectionLimits = DEFAULT_CONNECTION_LIMITS): DrainableServer {
-  const inFlight = new Set<ServerResponse>();
+  /**
+   * The open connections, each with the latest response started on it: what a drain tells to say
+   * `Connection: close`. Tracked per connection, not per request: a set that every request joined
+   * and left (an add and a delete a request) kept answered responses alive through scavenges, as
+   * the 'finish' listener did (response-finished.ts): with 100 000 keys in rotation, 1.8 MB
+   * surviving each scavenge against 0.45 MB without it.
+   */
+  const open = new Set<Connection>();
   let draining = false;
-  // One function for every response (no closure, no once() wrapper): this is the hot path.
-  function forget(this: ServerResponse): void {
-    inFlight.delete(this);
-  }
   const server = createServer(
     {
       maxHeaderSize: HTTP_LIMITS.maxHeaderBytes,
@@ -241,14 +248,17 @@ export function createHttpServer(handler: GatewayApp, variant: Variant, limits: 
       const malformed = malformedHead(req);
       if (malformed) return void (res.socket && answerOnSocket(res.socket, variant, malformed, req));
       if (draining) res.shouldKeepAlive = false;
-      inFlight.add(res);
-      res.on('close', forget);
+      (req.socket as Connection)[LATEST] = res;
       handler(req, res);
     },
   ) as DrainableServer;
   const maxConnections = limits.maxConnections ?? DEFAULT_CONNECTION_LIMITS.maxConnections;
   server.maxConnections = maxConnections + Math.max(16, Math.ceil(maxConnections / 16));
   capConnections(server, variant, maxConnections, limits.maxConnectionsPerAddress ?? DEFAULT_CONNECTION_LIMITS.maxConnectionsPerAddress);
+  server.on('connection', (socket: Connection) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     // A reset or a half-sent request: nobody is listening for an answer.
     if (error.code === 'ECONNRESET' || error.code === 'EPIPE') return void socket.destroy();
@@ -270,7 +280,11 @@ export function createHttpServer(handler: GatewayApp, variant: Variant, limits: 
       draining = true;
       // Upgraded connections (subscriptions) are not requests: they are told to go first.
       void handler.closeUpgraded?.();
-      for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+      // The latest response of a connection is its last: once it says close, the connection ends after it.
+      for (const connection of open) {
+        const res = connection[LATEST];
+        if (res && !res.headersSent) res.shouldKeepAlive = false;
+      }
       const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
       server.close(() => {
         clearTimeout(deadline);

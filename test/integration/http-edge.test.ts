@@ -276,3 +276,50 @@ describe('connections that cannot starve others', () => {
     }
   });
 });
+
+describe('draining a listener', () => {
+  it('a request in flight is answered with Connection: close, an idle keep-alive connection goes at once, and the drain ends with them, not at its grace', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    let slowArrived = false;
+    const server = createHttpServer((req, res) => {
+      if (req.url !== '/slow') return void res.end('quick');
+      slowArrived = true;
+      void released.then(() => res.end('slow'));
+    }, 'A').listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const port = (server.address() as net.AddressInfo).port;
+    const agent = new http.Agent({ keepAlive: true });
+    const get = (path: string) =>
+      new Promise<http.IncomingMessage & { text: string }>((resolve, reject) => {
+        http
+          .get({ port, host: '127.0.0.1', path, agent }, (res) => {
+            let text = '';
+            res.on('data', (chunk) => (text += chunk));
+            res.on('end', () => resolve(Object.assign(res, { text })));
+          })
+          .on('error', reject);
+      });
+    try {
+      // Two connections: one idle after its answer (kept alive), one with a request in flight.
+      const [idle] = await Promise.all([get('/quick'), get('/quick')]);
+      expect(idle.headers.connection).toBe('keep-alive');
+      const slow = get('/slow');
+      await within(5_000, async () => slowArrived);
+      const started = Date.now();
+      const drained = server.drain(20_000);
+      release();
+      const answer = await slow;
+      expect(answer.text).toBe('slow');
+      expect(answer.headers.connection).toBe('close');
+      await drained;
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      release();
+      agent.destroy();
+      server.closeAllConnections();
+    }
+  });
+});
