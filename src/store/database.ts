@@ -8,6 +8,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { type Driver, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { type Engine, migrateToLatest } from './migrations.js';
+import { withStatementDeadline } from './pg-deadline.js';
 import type { Database } from './tables.js';
 
 export interface StoreConnection {
@@ -36,8 +37,8 @@ export interface OpenStoreOptions {
 
 const INT8_OID = 20;
 /**
- * How long a request's statement (and its wait for a connection) may take on PostgreSQL: a dead
- * or hung database is a 503 within a second, answer included.
+ * How long a request's statement, its wait for a connection included, may take on PostgreSQL
+ * (pg-deadline.ts): a dead or hung database is a 503 within a second, answer included.
  */
 const REQUEST_STATEMENT_MS = 800;
 /**
@@ -164,6 +165,6 @@ function openPostgres(connectionString: string, queryTimeoutMs: number, max: num
   // pg-pool removes its error listener while a client is checked out; a connection dropped then
   // (PostgreSQL restarted, network cut) would be an uncaught 'error'. The query in flight still fails.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withStatementDeadline(pool, queryTimeoutMs) }) });
   return { db, engine: 'postgres', pgPool: pool, close: () => db.destroy() };
 }

@@ -1,0 +1,49 @@
+/**
+ * The pool Kysely runs PostgreSQL statements on, with one bound for a statement's wait for a
+ * connection and the statement together. pg bounds each on its own (`connectionTimeoutMillis`,
+ * `query_timeout`), so a request that waited most of its bound for a connection (every connection
+ * busy on a hung database) could then spend the whole bound again on its statement: 1.5 s where a
+ * second was promised. Here a statement gets what the wait left of `statementMs`.
+ */
+import type { PostgresPool } from 'kysely';
+import type pg from 'pg';
+
+/** The subset of pg's pool client Kysely uses (its PostgresPoolClient). */
+interface BoundedClient {
+  query(sqlOrCursor: unknown, parameters?: readonly unknown[]): unknown;
+  release(destroy?: boolean): void;
+}
+
+export function withStatementDeadline(pool: pg.Pool, statementMs: number): PostgresPool {
+  /** One wrapper per pooled client, so Kysely keeps one connection object per client. */
+  const wrappers = new WeakMap<pg.PoolClient, BoundedClient & { leftMs: number }>();
+  const wrap = (client: pg.PoolClient) => {
+    const wrapper = {
+      leftMs: statementMs,
+      query(sqlOrCursor: unknown, parameters?: readonly unknown[]) {
+        // A cursor (Kysely's streaming) is submitted as it is; a statement with the time left.
+        if (typeof sqlOrCursor !== 'string') return client.query(sqlOrCursor as pg.Submittable);
+        const config = { text: sqlOrCursor, values: parameters as unknown[], query_timeout: wrapper.leftMs };
+        return client.query(config as pg.QueryConfig);
+      },
+      release: (destroy?: boolean) => client.release(destroy),
+    };
+    wrappers.set(client, wrapper);
+    return wrapper;
+  };
+  const bounded = {
+    options: pool.options,
+    // Kysely opens a connection of this class to cancel a statement.
+    Client: (pool as unknown as { Client: unknown }).Client,
+    async connect(): Promise<BoundedClient> {
+      const asked = performance.now();
+      const client = await pool.connect();
+      const wrapper = wrappers.get(client) ?? wrap(client);
+      wrapper.leftMs = Math.max(1, Math.round(statementMs - (performance.now() - asked)));
+      return wrapper;
+    },
+    end: () => pool.end(),
+  };
+  // pg's query() is overloaded beyond what this wrapper spells out; it forwards the two forms Kysely uses.
+  return bounded as unknown as PostgresPool;
+}

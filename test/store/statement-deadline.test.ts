@@ -1,0 +1,53 @@
+/**
+ * On PostgreSQL a request's wait for a connection and its statement share one bound (800 ms): a
+ * statement that waited for a connection gets only what is left, so a hung or saturated database
+ * is answered within the bound instead of the wait plus a whole statement's bound.
+ */
+import { sql } from 'kysely';
+import { openStore, type StoreConnection } from '../../src/store/database.js';
+import { createPgSchema, postgresAvailable, tempDataDir } from '../support/engines.js';
+
+const enabled = await postgresAvailable();
+const maybe = enabled ? it : it.skip;
+
+let schema: Awaited<ReturnType<typeof createPgSchema>>;
+let store: StoreConnection | undefined;
+beforeAll(async () => {
+  if (enabled) schema = await createPgSchema();
+});
+// A store per test, of one connection, so a statement must wait for the one before it. (A
+// statement cut by its bound keeps running on the server until it ends: it is not shared.)
+beforeEach(async () => {
+  if (enabled) store = await openStore({ databaseUrl: schema.url, dataDir: tempDataDir(), poolMax: 1 });
+});
+afterEach(async () => {
+  await store?.close();
+});
+afterAll(async () => {
+  await schema?.drop();
+});
+
+const sleep = (seconds: number) => sql`select pg_sleep(${seconds})`.execute(store!.db);
+
+maybe('a statement that did not wait has the whole bound', async () => {
+  await expect(sleep(0.5)).resolves.toBeDefined();
+});
+
+maybe('a statement longer than the bound is cut', async () => {
+  await expect(sleep(1.2)).rejects.toThrow(/timeout/i);
+});
+
+maybe('a statement that waited for the only connection is cut when the bound is spent, not a bound later', async () => {
+  const holder = sleep(0.6); // holds the connection for 600 ms, within its own bound
+  const started = performance.now();
+  const waiter = sleep(5).then(
+    () => 'answered',
+    (error: Error) => error.message,
+  );
+  await holder;
+  const outcome = await waiter;
+  const waitedMs = performance.now() - started;
+  expect(outcome).toMatch(/timeout/i);
+  // Bounded per part, it would take the 600 ms wait plus a whole 800 ms statement: 1 400 ms at least.
+  expect(waitedMs).toBeLessThan(1_300);
+});
