@@ -35,7 +35,7 @@ function stallSampler() {
     const now = performance.now();
     ticks.push({ at: now, late: Math.max(0, now - last - TICK_MS) });
     last = now;
-  }, TICK_MS);
+  }, TICK_MS).unref();
   return {
     /** Asked once sampling is over, so the tick that measured a stall ending after `to` is there. */
     during(from: number, to: number) {
@@ -90,9 +90,12 @@ export function steadyLoad(requests: [what: string, send: () => Test][], phase: 
     /** Stops the clients, then says of each answer how long this process was stalled while it was out. */
     async stop() {
       running = false;
-      await Promise.all(loops);
-      await new Promise((r) => setTimeout(r, 2 * TICK_MS));
-      stalls.stop();
+      try {
+        await Promise.all(loops);
+        await new Promise((r) => setTimeout(r, 2 * TICK_MS));
+      } finally {
+        stalls.stop();
+      }
       answers.forEach((a, i) => {
         a.stalledMs = stalls.during(spans[i]!.from, spans[i]!.to);
       });
