@@ -2,7 +2,7 @@
  * The pool Kysely runs PostgreSQL statements on, with one bound for a statement's wait for a
  * connection and the statement together. pg bounds each on its own (`connectionTimeoutMillis`,
  * `query_timeout`), so a request that waited most of its bound for a connection (every connection
- * busy on a hung database) could then spend the whole bound again on its statement: 1.5 s where a
+ * busy on a hung database) could then spend the whole bound again on its statement: 1.4 s where a
  * second was promised. Here a statement gets what the wait left of `statementMs`.
  */
 import type { PostgresPool } from 'kysely';
