@@ -196,25 +196,26 @@ const LATEST = Symbol('latest response');
 type Connection = Socket & { [LATEST]?: ServerResponse };
 
 /**
- * Counts open connections, on the listener and per client address, and turns away the ones over
- * either cap in the envelope (503 for the listener's, 429 for an address's), then closes them.
+ * Tracks the listener's open connections (returned: what a drain walks), counts them per client
+ * address, and turns away the ones over either cap in the envelope (503 for the listener's, 429
+ * for an address's), then closes them.
  */
-function capConnections(server: Server, variant: Variant, max: number, perAddress: number): void {
-  const open = new Map<string, number>();
-  let total = 0;
-  server.on('connection', (socket: Socket) => {
+function trackConnections(server: Server, variant: Variant, max: number, perAddress: number): ReadonlySet<Connection> {
+  const open = new Set<Connection>();
+  const perAddressOpen = new Map<string, number>();
+  server.on('connection', (socket: Connection) => {
     const address = socket.remoteAddress ?? '?';
-    const count = (open.get(address) ?? 0) + 1;
-    open.set(address, count);
-    total++;
+    const count = (perAddressOpen.get(address) ?? 0) + 1;
+    perAddressOpen.set(address, count);
+    open.add(socket);
     socket.once('close', () => {
-      total--;
-      const left = (open.get(address) ?? 1) - 1;
-      if (left === 0) open.delete(address);
-      else open.set(address, left);
+      open.delete(socket);
+      const left = (perAddressOpen.get(address) ?? 1) - 1;
+      if (left === 0) perAddressOpen.delete(address);
+      else perAddressOpen.set(address, left);
     });
     let refusal: ApiError | undefined;
-    if (total > max) refusal = new ApiError(503, `too many open connections on this listener (at most ${max}); retry shortly`, { 'Retry-After': '1' });
+    if (open.size > max) refusal = new ApiError(503, `too many open connections on this listener (at most ${max}); retry shortly`, { 'Retry-After': '1' });
     else if (perAddress > 0 && count > perAddress) {
       refusal = new ApiError(429, `too many open connections from this address (at most ${perAddress}); reuse or close some`, { 'Retry-After': '1' });
     }
@@ -222,17 +223,10 @@ function capConnections(server: Server, variant: Variant, max: number, perAddres
     (socket as Socket & { [REFUSED]?: boolean })[REFUSED] = true;
     answerOnSocket(socket, variant, refusal);
   });
+  return open;
 }
 
 export function createHttpServer(handler: GatewayApp, variant: Variant, limits: ConnectionLimits = DEFAULT_CONNECTION_LIMITS): DrainableServer {
-  /**
-   * The open connections, each with the latest response started on it: what a drain tells to say
-   * `Connection: close`. Tracked per connection, not per request: a set that every request joined
-   * and left (an add and a delete a request) kept answered responses alive through scavenges, as
-   * the 'finish' listener did (response-finished.ts): with 100 000 keys in rotation, 1.8 MB
-   * surviving each scavenge against 0.45 MB without it.
-   */
-  const open = new Set<Connection>();
   let draining = false;
   const server = createServer(
     {
@@ -248,17 +242,17 @@ export function createHttpServer(handler: GatewayApp, variant: Variant, limits: 
       const malformed = malformedHead(req);
       if (malformed) return void (res.socket && answerOnSocket(res.socket, variant, malformed, req));
       if (draining) res.shouldKeepAlive = false;
+      // What a drain tells to say `Connection: close`, kept on the connection: a set that every
+      // request joined and left kept answered responses alive through scavenges, as the 'finish'
+      // listener did (response-finished.ts): with 100 000 keys in rotation, 1.8 MB survived each
+      // scavenge against 0.45 MB without it.
       (req.socket as Connection)[LATEST] = res;
       handler(req, res);
     },
   ) as DrainableServer;
   const maxConnections = limits.maxConnections ?? DEFAULT_CONNECTION_LIMITS.maxConnections;
   server.maxConnections = maxConnections + Math.max(16, Math.ceil(maxConnections / 16));
-  capConnections(server, variant, maxConnections, limits.maxConnectionsPerAddress ?? DEFAULT_CONNECTION_LIMITS.maxConnectionsPerAddress);
-  server.on('connection', (socket: Connection) => {
-    open.add(socket);
-    socket.once('close', () => open.delete(socket));
-  });
+  const open = trackConnections(server, variant, maxConnections, limits.maxConnectionsPerAddress ?? DEFAULT_CONNECTION_LIMITS.maxConnectionsPerAddress);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     // A reset or a half-sent request: nobody is listening for an answer.
     if (error.code === 'ECONNRESET' || error.code === 'EPIPE') return void socket.destroy();
