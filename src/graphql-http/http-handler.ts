@@ -20,7 +20,7 @@ import { toGraphQLErrors } from '../edge/graphql-codes.js';
 import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
 import type { PreparedOperation } from '../graphql/catalogue/prepare.js';
 import type { GraphQLContext } from '../graphql/context.js';
-import { cacheSlotOf, type createResponseCache, etagOf, matchesEtag } from '../rest/response-cache.js';
+import { type createResponseCache, etagOf, matchesEtag } from '../rest/response-cache.js';
 import { graphqlRequestOf, refusalAsApiError, type GraphQLRequest } from './graphql-request.js';
 
 interface GraphQLHttpOptions {
@@ -196,13 +196,11 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
     variables: Record<string, unknown>,
   ) {
     const versioning = operation.answers!; // only operations whose answers may be kept come here
-    const version = await versioning.version(context.services, context.services.now(), context.principal);
-    // The REST routes' slot: variables in any order share an entry.
-    const slot = cacheSlotOf(`${operation.id}|${operation.operation.name?.value ?? ''}`, variables, versioning.perAccount ? context.principal : null);
+    const what = `${operation.id}|${operation.operation.name?.value ?? ''}`;
     let computed = false;
     let failed: ExecutionResult | undefined;
     const body = await answers
-      .get(slot, version, async () => {
+      .answer(versioning, context.services, context.principal, what, variables, async () => {
         computed = true;
         const result = await compiled.query(undefined, context, variables);
         if (result.errors?.length) throw new Uncacheable(result);

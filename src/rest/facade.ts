@@ -17,7 +17,7 @@ import { type Deprecations, deprecationHeaders, sunsetRefusal } from './deprecat
 import { sendError, sendJson } from './envelope.js';
 import { createOperationDocuments, operationHrefOf, type RouteOperation } from './operation-documents.js';
 import { checkParams, parseRawQuery } from './params.js';
-import { cacheSlotOf, createResponseCache, matchesEtag } from './response-cache.js';
+import { createResponseCache, matchesEtag } from './response-cache.js';
 import { type RouteDefinition, routeIdOf, routeWhat } from './route-table.js';
 
 interface PreparedRoute {
@@ -117,10 +117,9 @@ export function createFacadeHandler(options: FacadeOptions) {
         sendJson(res, 200, Buffer.from(JSON.stringify(value)), head);
         return;
       }
-      const now = options.services.now();
-      const version = await policy.version(options.services, now, principal);
-      const slot = cacheSlotOf(path, params, policy.perAccount ? principal : null);
-      const body = await cache.get(slot, version, async () => prepared.route.reshape(await run(prepared, params, principal), params));
+      const body = await cache.answer(policy, options.services, principal, path, params, async () =>
+        prepared.route.reshape(await run(prepared, params, principal), params),
+      );
       res.setHeader('ETag', body.etag);
       res.setHeader('Cache-Control', `private, max-age=${policy.maxAgeSeconds}`);
       if (matchesEtag(req.headers['if-none-match'], body.etag)) {

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { Principal } from '../auth/authenticator.js';
 import type { AnswerVersioning } from '../graphql/catalogue/answer-versions.js';
+import type { GraphQLServices } from '../graphql/services.js';
 
 export interface RouteCachePolicy extends AnswerVersioning {
   /** `Cache-Control: private, max-age=…`: how long a client may reuse it (the data's refresh rate). */
@@ -65,29 +66,47 @@ export function createResponseCache(limits: ResponseCacheLimits = {}) {
     bytes += entry.body.bytes.length;
   }
 
+  /**
+   * The body of `slot` at `version`: the kept one, or the one `compute` produces (once, however
+   * many ask at the same time), which then replaces the slot's older version.
+   */
+  async function get(slot: string, version: string, compute: () => Promise<unknown>): Promise<CachedBody> {
+    const hit = entries.get(slot);
+    if (hit?.version === version) return hit.body;
+    const key = `${slot}\n${version}`;
+    let pending = inFlight.get(key);
+    if (!pending) {
+      const started = ++computations;
+      pending = compute()
+        .then((value) => {
+          const bytes = Buffer.from(JSON.stringify(value));
+          const body = { bytes, etag: etagOf(bytes) };
+          remember(slot, { version, started, body });
+          return body;
+        })
+        .finally(() => inFlight.delete(key));
+      inFlight.set(key, pending);
+    }
+    return pending;
+  }
+
   return {
+    get,
     /**
-     * The body of `slot` at `version`: the kept one, or the one `compute` produces (once, however
-     * many ask at the same time), which then replaces the slot's older version.
+     * The kept answer of `what` (a route's path, an operation) with `params`, for `caller`, at its
+     * data's version now: the step the REST facades and /graphql both answer from. Where the answer
+     * is the caller's own, its slot names the caller's account.
      */
-    async get(slot: string, version: string, compute: () => Promise<unknown>): Promise<CachedBody> {
-      const hit = entries.get(slot);
-      if (hit?.version === version) return hit.body;
-      const key = `${slot}\n${version}`;
-      let pending = inFlight.get(key);
-      if (!pending) {
-        const started = ++computations;
-        pending = compute()
-          .then((value) => {
-            const bytes = Buffer.from(JSON.stringify(value));
-            const body = { bytes, etag: etagOf(bytes) };
-            remember(slot, { version, started, body });
-            return body;
-          })
-          .finally(() => inFlight.delete(key));
-        inFlight.set(key, pending);
-      }
-      return pending;
+    async answer(
+      versioning: AnswerVersioning,
+      services: GraphQLServices,
+      caller: Principal | null,
+      what: string,
+      params: Record<string, unknown>,
+      compute: () => Promise<unknown>,
+    ): Promise<CachedBody> {
+      const version = await versioning.version(services, services.now(), caller);
+      return get(cacheSlotOf(what, params, versioning.perAccount ? caller : null), version, compute);
     },
     size: () => entries.size,
     /** Bytes of the bodies kept. */

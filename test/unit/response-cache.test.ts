@@ -3,6 +3,7 @@
  * for concurrent requests; only the newest version of a slot is held; failures are not kept.
  */
 import type { Principal } from '../../src/auth/authenticator.js';
+import type { GraphQLServices } from '../../src/graphql/services.js';
 import { cacheSlotOf, createResponseCache, matchesEtag } from '../../src/rest/response-cache.js';
 
 it('computes a key once, however many ask at the same time, and serves the same bytes after', async () => {
@@ -35,6 +36,30 @@ it("slots by path and parameters in any order, and by account only where the ans
   expect(cacheSlotOf('/m', { a: 1 })).not.toBe(cacheSlotOf('/n', { a: 1 }));
   expect(cacheSlotOf('/alerts', {}, owner('acct_a'))).not.toBe(cacheSlotOf('/alerts', {}, owner('acct_b')));
   expect(cacheSlotOf('/alerts', {}, null)).toBe(cacheSlotOf('/alerts', {}));
+});
+
+it("answer(): the versioning's version now, a slot per account only where the answer is the caller's own", async () => {
+  const owner = (id: string) => ({ keyId: 'key_1', account: { id }, anyOperation: false }) as unknown as Principal;
+  const services = { now: () => 1_000 } as unknown as GraphQLServices;
+  const asked: number[] = [];
+  const shared = {
+    version: (_s: GraphQLServices, now: number) => {
+      asked.push(now);
+      return 'v1';
+    },
+  };
+  const own = { version: (_s: GraphQLServices, _now: number, p: Principal | null) => `a${p!.account.id}.1`, perAccount: true };
+  const cache = createResponseCache();
+  let computed = 0;
+  const compute = async () => ({ n: ++computed });
+  await cache.answer(shared, services, owner('acct_a'), '/markets', { limit: 5 }, compute);
+  await cache.answer(shared, services, owner('acct_b'), '/markets', { limit: 5 }, compute);
+  expect(asked).toEqual([1_000, 1_000]);
+  expect([computed, cache.size()]).toEqual([1, 1]); // shared data: one answer for every caller
+  const a = await cache.answer(own, services, owner('acct_a'), '/alerts', {}, compute);
+  const b = await cache.answer(own, services, owner('acct_b'), '/alerts', {}, compute);
+  expect(a.bytes.toString()).not.toBe(b.bytes.toString());
+  expect([computed, cache.size()]).toEqual([3, 3]); // one slot per account
 });
 
 it('holds only the newest version of a slot: a new version replaces the old one, in count and in bytes', async () => {
