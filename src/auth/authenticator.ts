@@ -35,7 +35,6 @@ interface AuthenticatorOptions {
 
 interface CacheEntry {
   principal: Principal;
-  keyHash: string;
   /** Until when the entry is trusted without re-reading the key. */
   freshUntil: number;
   /** When the key itself expires; null: never. */
@@ -106,7 +105,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
         ? { keyId: found.keyId, account: found.account, anyOperation: found.anyOperation }
         : null;
     if (principal) {
-      known.set(keyHash, { principal, keyHash, freshUntil: now + ttlMs, keyExpiresAt: found?.expiresAt ?? null });
+      known.set(keyHash, { principal, freshUntil: now + ttlMs, keyExpiresAt: found?.expiresAt ?? null });
       unknown.delete(keyHash);
     } else {
       known.delete(keyHash);
@@ -120,8 +119,9 @@ export function createAuthenticator(options: AuthenticatorOptions) {
     async authenticate(rawKey: string, now = Date.now()): Promise<Principal | null> {
       if (!isWellFormedApiKey(rawKey)) return null;
       const keyHash = hashApiKey(rawKey);
-      const cached = known.get(keyHash);
-      const entry = cached && hashesEqual(cached.keyHash, keyHash) ? cached : undefined;
+      // Found by the whole hash: equal to the presented key's by construction. Comparing them again
+      // in constant time would guard nothing (the caller cannot choose a hash), at 0.3 µs a request.
+      const entry = known.get(keyHash);
       // Its expiry is known: no need to ask the store, nor to keep the entry.
       if (entry && expired(entry.keyExpiresAt)) {
         known.delete(keyHash);

@@ -97,7 +97,7 @@ export function createResponseCache(limits: ResponseCacheLimits = {}) {
      * data's version now: the step the REST facades and /graphql both answer from. Where the answer
      * is the caller's own, its slot names the caller's account.
      */
-    async answer(
+    answer(
       versioning: AnswerVersioning,
       services: GraphQLServices,
       caller: Principal | null,
@@ -105,8 +105,10 @@ export function createResponseCache(limits: ResponseCacheLimits = {}) {
       params: Record<string, unknown>,
       compute: () => Promise<unknown>,
     ): Promise<CachedBody> {
-      const version = await versioning.version(services, services.now(), caller);
-      return get(cacheSlotOf(what, params, versioning.perAccount ? caller : null), version, compute);
+      const slot = cacheSlotOf(what, params, versioning.perAccount ? caller : null);
+      const version = versioning.version(services, services.now(), caller);
+      // Shared data's versions are known at once: no turn of the microtask queue waiting for them.
+      return typeof version === 'string' ? get(slot, version, compute) : version.then((known) => get(slot, known, compute));
     },
     size: () => entries.size,
     /** Bytes of the bodies kept. */

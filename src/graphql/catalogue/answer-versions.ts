@@ -55,9 +55,12 @@ export function answerVersioningOf(analysis: OperationAnalysis): AnswerVersionin
   }
   if (sources.size === 0) return undefined;
   const parts = [...sources].sort().map((source) => DATA_VERSIONS[source]);
+  const perAccount = sources.has('accountAlerts');
+  // Data fields need a key, so an answer with a version always has its caller. Most operations read
+  // one source: its version as it comes, without the array and promises of joining several.
+  if (parts.length === 1) return { version: parts[0]!, perAccount };
   return {
-    // Data fields need a key, so an answer with a version always has its caller.
     version: async (services, now, principal) => (await Promise.all(parts.map((part) => part(services, now, principal)))).join('|'),
-    perAccount: sources.has('accountAlerts'),
+    perAccount,
   };
 }
