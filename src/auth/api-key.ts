@@ -17,13 +17,19 @@ export function isWellFormedApiKey(candidate: string): boolean {
   return KEY_PATTERN.test(candidate);
 }
 
-/**
- * SHA-256 is right for 238-bit random secrets: no dictionary to slow down, and lookups stay fast.
- * Every request hashes its key: the one-shot `hash` costs half of a `createHash` object's 0.6 µs.
- */
+/** SHA-256 is right for 238-bit random secrets: no dictionary to slow down, and lookups stay fast. */
 export function hashApiKey(key: string): string {
   return hash('sha256', key, 'hex');
 }
+
+/**
+ * The same SHA-256 as a 32-character binary (latin1) string: how the key caches name a key in
+ * memory, computed on every request. As a Map key it is 48 bytes against the hex form's 80, for
+ * each of up to 50 000 keys; the one-shot `hash` costs half of a `createHash` object's 0.6 µs.
+ */
+export const keyDigest = (key: string): string => hash('sha256', key, 'binary');
+export const digestOfHash = (keyHash: string): string => Buffer.from(keyHash, 'hex').toString('latin1');
+export const hashOfDigest = (digest: string): string => Buffer.from(digest, 'latin1').toString('hex');
 
 /** Constant-time comparison of two hex digests. */
 export function hashesEqual(a: string, b: string): boolean {

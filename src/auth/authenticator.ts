@@ -8,7 +8,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Account } from '../domain/account.js';
 import type { AccountRepository } from '../store/accounts.js';
-import { hashApiKey, hashesEqual, isWellFormedApiKey } from './api-key.js';
+import { digestOfHash, hashesEqual, hashOfDigest, isWellFormedApiKey, keyDigest } from './api-key.js';
 
 export interface Principal {
   keyId: string;
@@ -63,8 +63,9 @@ export function createAuthenticator(options: AuthenticatorOptions) {
   const ttlMs = options.ttlMs ?? 60_000;
   const clock = options.now ?? Date.now;
   const expired = (keyExpiresAt: number | null) => keyExpiresAt !== null && clock() >= keyExpiresAt;
+  // Both caches name a key by its digest in binary form (api-key.ts), half the hex form's bytes.
   const known = new LRUCache<string, CacheEntry>({ max: MAX_ENTRIES });
-  /** Key hash -> until when it is known not to work. */
+  /** Key digest -> until when it is known not to work. */
   const unknown = new LRUCache<string, number>({ max: MAX_UNKNOWN });
   /** One store lookup per key at a time: concurrent requests with the same uncached key share it. */
   const inFlight = new Map<string, Promise<Principal | null>>();
@@ -78,8 +79,9 @@ export function createAuthenticator(options: AuthenticatorOptions) {
     const changes = await options.accounts.keyChangesSince(since);
     for (const { keyHash, at } of changes) {
       // Dropped from both caches: the next request re-reads the key (a new plan; an enabled account's key works again).
-      known.delete(keyHash);
-      unknown.delete(keyHash);
+      const digest = digestOfHash(keyHash);
+      known.delete(digest);
+      unknown.delete(digest);
       if (at > watermark) watermark = at;
     }
     watermark = Math.max(watermark, Date.now() - REVOCATION_OVERLAP_MS);
@@ -90,7 +92,8 @@ export function createAuthenticator(options: AuthenticatorOptions) {
    * expired, not revoked) stays admitted on that entry until the store answers again; the
    * revocation poll, which resumes with the store, removes revoked keys within its period.
    */
-  async function lookup(keyHash: string, now: number, stale: CacheEntry | undefined): Promise<Principal | null> {
+  async function lookup(digest: string, now: number, stale: CacheEntry | undefined): Promise<Principal | null> {
+    const keyHash = hashOfDigest(digest);
     let found: Awaited<ReturnType<AuthenticatorOptions['accounts']['findKeyByHash']>>;
     try {
       found = await options.accounts.findKeyByHash(keyHash);
@@ -105,11 +108,11 @@ export function createAuthenticator(options: AuthenticatorOptions) {
         ? { keyId: found.keyId, account: found.account, anyOperation: found.anyOperation }
         : null;
     if (principal) {
-      known.set(keyHash, { principal, freshUntil: now + ttlMs, keyExpiresAt: found?.expiresAt ?? null });
-      unknown.delete(keyHash);
+      known.set(digest, { principal, freshUntil: now + ttlMs, keyExpiresAt: found?.expiresAt ?? null });
+      unknown.delete(digest);
     } else {
-      known.delete(keyHash);
-      unknown.set(keyHash, now + NEGATIVE_TTL_MS);
+      known.delete(digest);
+      unknown.set(digest, now + NEGATIVE_TTL_MS);
     }
     return principal;
   }
@@ -118,24 +121,24 @@ export function createAuthenticator(options: AuthenticatorOptions) {
     /** The account of a valid key (not revoked, not expired, its account not disabled); null for anything else. */
     async authenticate(rawKey: string, now = Date.now()): Promise<Principal | null> {
       if (!isWellFormedApiKey(rawKey)) return null;
-      const keyHash = hashApiKey(rawKey);
-      // Found by the whole hash: equal to the presented key's by construction. Comparing them again
-      // in constant time would guard nothing (the caller cannot choose a hash), at 0.3 µs a request.
-      const entry = known.get(keyHash);
+      const digest = keyDigest(rawKey);
+      // Found by the whole digest: equal to the presented key's by construction. Comparing them again
+      // in constant time would guard nothing (the caller cannot choose a digest), at 0.3 µs a request.
+      const entry = known.get(digest);
       // Its expiry is known: no need to ask the store, nor to keep the entry.
       if (entry && expired(entry.keyExpiresAt)) {
-        known.delete(keyHash);
+        known.delete(digest);
         return null;
       }
       // Fresh, or the store failed a moment ago: the entry answers without asking the store.
       if (entry && (entry.freshUntil > now || now - storeFailedAt < STORE_RETRY_MS)) return entry.principal;
-      const missUntil = unknown.get(keyHash);
+      const missUntil = unknown.get(digest);
       if (missUntil !== undefined && missUntil > now) return null;
 
-      let pending = inFlight.get(keyHash);
+      let pending = inFlight.get(digest);
       if (!pending) {
-        pending = lookup(keyHash, now, entry).finally(() => inFlight.delete(keyHash));
-        inFlight.set(keyHash, pending);
+        pending = lookup(digest, now, entry).finally(() => inFlight.delete(digest));
+        inFlight.set(digest, pending);
       }
       if (!entry) return pending;
       // A key this instance knows does not wait on a slow store: its entry answers, the re-read goes on.
@@ -165,7 +168,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
      */
     forgetKeys(keyIds: readonly string[]): void {
       const ids = new Set(keyIds);
-      for (const [keyHash, entry] of known.entries()) if (ids.has(entry.principal.keyId)) known.delete(keyHash);
+      for (const [digest, entry] of known.entries()) if (ids.has(entry.principal.keyId)) known.delete(digest);
     },
 
     stop(): void {
