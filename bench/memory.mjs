@@ -56,7 +56,11 @@ if (keysFile) {
   let found = 0;
   // Each key copied out of the file: a key split from it is a slice that keeps the whole 4.5 MB
   // file alive, and the key pattern's RegExp holds its last match, which was counted as the cache's.
-  const keys = fs.readFileSync(keysFile, 'utf8').split('\n').slice(0, 50_000).map((line) => Buffer.from(line).toString());
+  const keys = fs
+    .readFileSync(keysFile, 'utf8')
+    .split('\n')
+    .slice(0, 50_000)
+    .map((line) => Buffer.from(line).toString());
   for (const key of keys) if (await authenticator.authenticate(key)) found++;
   keys.length = 0;
   await step('key cache at its bound', { keys: found });
