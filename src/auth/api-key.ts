@@ -1,8 +1,8 @@
 /**
- * API keys (D2): their format, hashing and comparison, and where a request carries one (D3). Keys
+ * API keys (D2): their format, hashing, and where a request carries one (D3). Keys
  * are shown once; only hashes are stored.
  */
-import { hash, timingSafeEqual } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { randomBase62 } from '../domain/ids.js';
 import type { Variant } from '../domain/variant.js';
 
@@ -30,13 +30,6 @@ export function hashApiKey(key: string): string {
 export const keyDigest = (key: string): string => hash('sha256', key, 'binary');
 export const digestOfHash = (keyHash: string): string => Buffer.from(keyHash, 'hex').toString('latin1');
 export const hashOfDigest = (digest: string): string => Buffer.from(digest, 'latin1').toString('hex');
-
-/** Constant-time comparison of two hex digests. */
-export function hashesEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && timingSafeEqual(left, right);
-}
 
 /** What listings show instead of the key: enough to recognise it, useless to an attacker. */
 export function displayPrefix(key: string): string {

@@ -8,7 +8,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Account } from '../domain/account.js';
 import type { AccountRepository } from '../store/accounts.js';
-import { digestOfHash, hashesEqual, hashOfDigest, isWellFormedApiKey, keyDigest } from './api-key.js';
+import { digestOfHash, hashOfDigest, isWellFormedApiKey, keyDigest } from './api-key.js';
 
 export interface Principal {
   keyId: string;
@@ -104,7 +104,8 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       return stale.principal;
     }
     const principal =
-      found && found.revokedAt === null && !found.accountDisabled && !expired(found.expiresAt) && hashesEqual(found.keyHash, keyHash)
+      // The store found the row by its hash: no second comparison (see `authenticate`).
+      found && found.revokedAt === null && !found.accountDisabled && !expired(found.expiresAt)
         ? { keyId: found.keyId, account: found.account, anyOperation: found.anyOperation }
         : null;
     if (principal) {

@@ -25,7 +25,7 @@ export function createStore(connection: StoreConnection) {
     quotaDays: createQuotaDayRepository(connection.db),
     webhooks: createWebhookRepository(connection.db),
     trustedDocuments: createTrustedDocumentRepository(connection.db),
-    usage: createUsageRepository(connection.db),
+    usage: createUsageRepository(connection.db, connection.sqlite),
     users: createUserRepository(connection.db),
     sessions: createSessionRepository(connection.db),
     oneTimeTokens: createOneTimeTokenRepository(connection.db),
