@@ -4,6 +4,10 @@
  * `query_timeout`), so a request that waited most of its bound for a connection (every connection
  * busy on a hung database) could then spend the whole bound again on its statement: 1.4 s where a
  * second was promised. Here a statement gets what the wait left of `statementMs`.
+ *
+ * A statement pg gave up on still runs on the server, on its connection: a client given back to the
+ * pool as usual would make the next request wait behind it, and time out in turn. Such a client is
+ * destroyed on release instead, and the pool opens a fresh connection for the next request.
  */
 import type { PostgresPool } from 'kysely';
 import type pg from 'pg';
@@ -14,19 +18,27 @@ interface BoundedClient {
   release(destroy?: boolean): void;
 }
 
+/** What pg rejects a statement with when its `query_timeout` passes. */
+const PG_READ_TIMEOUT = 'Query read timeout';
+
 export function withStatementDeadline(pool: pg.Pool, statementMs: number): PostgresPool {
   /** One wrapper per pooled client, so Kysely keeps one connection object per client. */
-  const wrappers = new WeakMap<pg.PoolClient, BoundedClient & { leftMs: number }>();
+  const wrappers = new WeakMap<pg.PoolClient, BoundedClient & { leftMs: number; abandoned: boolean }>();
   const wrap = (client: pg.PoolClient) => {
     const wrapper = {
       leftMs: statementMs,
+      /** A statement timed out on this connection and may still be running there. */
+      abandoned: false,
       query(sqlOrCursor: unknown, parameters?: readonly unknown[]) {
         // A cursor (Kysely's streaming) is submitted as it is; a statement with the time left.
         if (typeof sqlOrCursor !== 'string') return client.query(sqlOrCursor as pg.Submittable);
         const config = { text: sqlOrCursor, values: parameters as unknown[], query_timeout: wrapper.leftMs };
-        return client.query(config as pg.QueryConfig);
+        return client.query(config as pg.QueryConfig).catch((error: unknown) => {
+          if (error instanceof Error && error.message === PG_READ_TIMEOUT) wrapper.abandoned = true;
+          throw error;
+        });
       },
-      release: (destroy?: boolean) => client.release(destroy),
+      release: (destroy?: boolean) => client.release(destroy || wrapper.abandoned),
     };
     wrappers.set(client, wrapper);
     return wrapper;

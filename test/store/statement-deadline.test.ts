@@ -15,8 +15,7 @@ let store: StoreConnection | undefined;
 beforeAll(async () => {
   if (enabled) schema = await createPgSchema();
 });
-// A store per test, of one connection, so a statement must wait for the one before it. (A
-// statement cut by its bound keeps running on the server until it ends: it is not shared.)
+// A store per test, of one connection, so a statement must wait for the one before it.
 beforeEach(async () => {
   if (enabled) store = await openStore({ databaseUrl: schema.url, dataDir: tempDataDir(), poolMax: 1 });
 });
@@ -50,4 +49,11 @@ maybe('a statement that waited for the only connection is cut when the bound is 
   expect(outcome).toMatch(/timeout/i);
   // Bounded per part, it would take the 600 ms wait plus a whole 800 ms statement: 1 400 ms at least.
   expect(waitedMs).toBeLessThan(1_300);
+});
+
+maybe('a statement cut by its bound does not hold the connection for the next one', async () => {
+  // pg_sleep(5) goes on running on the server after the cut: on that connection, the next statement
+  // would wait behind it and be cut in turn.
+  await expect(sleep(5)).rejects.toThrow(/timeout/i);
+  await expect(sql`select 1 as one`.execute(store!.db)).resolves.toMatchObject({ rows: [{ one: 1 }] });
 });
