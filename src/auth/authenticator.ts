@@ -46,7 +46,7 @@ const REVOCATION_OVERLAP_MS = 10_000;
 const NEGATIVE_TTL_MS = 1_000;
 /**
  * Keys kept in memory, least recently used dropped first: the keys that poll stay cached, and a
- * scan through every key of a large installation costs lookups, not memory (about 350 bytes each).
+ * scan through every key of a large installation costs lookups, not memory (about 360 bytes each).
  */
 const MAX_ENTRIES = 50_000;
 /**

@@ -26,8 +26,14 @@ export interface BatchedDeltasOptions<Delta> {
 }
 
 export interface BatchedDeltas<Delta> {
-  /** The pending delta of `id`, made by `create` when there is none: the caller adds to it. */
-  entry(id: string, create: () => Delta): Delta;
+  /**
+   * The pending delta of `id` in `group`, made by `create` when there is none: the caller adds to
+   * it. Two parts, so that a request names its delta with a string it already holds (a key's id),
+   * in one of a few groups (a route on a day): one string joined from all four parts was made on
+   * every request, and kept with each new delta until the next write (with 100 000 keys in rotation,
+   * half of what the process promoted to the old generation).
+   */
+  entry(group: string, id: string, create: () => Delta): Delta;
   /** Writes what is pending; resolves once everything counted before the call is written (or put back). */
   flush(): Promise<void>;
   /** Stops the interval and writes what is pending. */
@@ -36,7 +42,19 @@ export interface BatchedDeltas<Delta> {
 
 export function createBatchedDeltas<Delta>(options: BatchedDeltasOptions<Delta>): BatchedDeltas<Delta> {
   const partSize = options.partSize ?? 500;
-  let deltas = new Map<string, Delta>();
+  /** Pending deltas by group, then by id. */
+  let pending = new Map<string, Map<string, Delta>>();
+  let count = 0;
+
+  function place(group: string, id: string, delta: Delta): void {
+    let ids = pending.get(group);
+    if (!ids) {
+      ids = new Map();
+      pending.set(group, ids);
+    }
+    ids.set(id, delta);
+    count++;
+  }
 
   // Writes run one after another: a flush resolves only once every count recorded before it was
   // called is in the store, including those an interval's write had already taken and was writing.
@@ -47,28 +65,35 @@ export function createBatchedDeltas<Delta>(options: BatchedDeltasOptions<Delta>)
   };
 
   async function writePending(): Promise<void> {
-    if (deltas.size === 0) return;
-    const taken = [...deltas];
-    deltas = new Map();
-    for (let start = 0; start < taken.length; start += partSize) {
+    if (count === 0) return;
+    const taken = pending;
+    pending = new Map();
+    count = 0;
+    const deltas: Delta[] = [];
+    for (const ids of taken.values()) for (const delta of ids.values()) deltas.push(delta);
+    for (let start = 0; start < deltas.length; start += partSize) {
       // Requests that arrived meanwhile are answered before the next part.
       if (start > 0) await nextTurn();
       try {
-        await options.write(taken.slice(start, start + partSize).map(([, delta]) => delta));
+        await options.write(deltas.slice(start, start + partSize));
       } catch (error) {
-        putBack(taken.slice(start));
-        options.onWriteFailed(error, deltas.size);
+        putBack(taken, start);
+        options.onWriteFailed(error, count);
         return;
       }
     }
   }
 
-  /** Deltas not written go back, folded into what was counted since. */
-  function putBack(unwritten: readonly (readonly [string, Delta])[]): void {
-    for (const [id, delta] of unwritten) {
-      const since = deltas.get(id);
-      if (since) options.merge(since, delta);
-      else deltas.set(id, delta);
+  /** The deltas not written (all but the first `written`, in the order taken) go back, folded into what was counted since. */
+  function putBack(taken: Map<string, Map<string, Delta>>, written: number): void {
+    let index = 0;
+    for (const [group, ids] of taken) {
+      for (const [id, delta] of ids) {
+        if (index++ < written) continue;
+        const since = pending.get(group)?.get(id);
+        if (since) options.merge(since, delta);
+        else place(group, id, delta);
+      }
     }
   }
 
@@ -76,11 +101,11 @@ export function createBatchedDeltas<Delta>(options: BatchedDeltasOptions<Delta>)
   timer.unref();
 
   return {
-    entry(id, create) {
-      let delta = deltas.get(id);
+    entry(group, id, create) {
+      let delta = pending.get(group)?.get(id);
       if (delta === undefined) {
         delta = create();
-        deltas.set(id, delta);
+        place(group, id, delta);
       }
       return delta;
     },

@@ -131,7 +131,7 @@ export function createRedisQuota(options: RedisQuotaOptions): RedisQuota {
   }
 
   function record(accountId: string, product: Product, dayIndex: number): void {
-    dayCounts.entry(`${accountId}|${product}|${dayIndex}`, () => ({ accountId, product, dayIndex, count: 0 })).count++;
+    dayCounts.entry(`${product}|${dayIndex}`, accountId, () => ({ accountId, product, dayIndex, count: 0 })).count++;
   }
 
   return {

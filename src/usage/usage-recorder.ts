@@ -61,7 +61,7 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
         dayIndex = index;
         day = utcDate(at);
       }
-      const delta = deltas.entry(`${day}|${keyId}|${listener}|${route}`, () => ({ day, accountId, keyId, listener, route, requests: 0, lastAt: at }));
+      const delta = deltas.entry(`${day}|${listener}|${route}`, keyId, () => ({ day, accountId, keyId, listener, route, requests: 0, lastAt: at }));
       delta.requests++;
       if (at > delta.lastAt) delta.lastAt = at;
     },

@@ -21,8 +21,10 @@ function counter(write: (batch: Count[]) => Promise<void>) {
     partSize: 500,
     onWriteFailed: (_error, pending) => failures.push(pending),
   });
-  const count = (id: string, n = 1) => {
-    deltas.entry(id, () => ({ id, n: 0 })).n += n;
+  /** A delta per id, in one group; `group:id` names one in another group. */
+  const count = (name: string, n = 1) => {
+    const [group, id] = name.includes(':') ? (name.split(':') as [string, string]) : ['g', name];
+    deltas.entry(group, id, () => ({ id: name, n: 0 })).n += n;
   };
   return { deltas, count, failures };
 }
@@ -99,11 +101,13 @@ describe('batched deltas', () => {
     // Counted after the failure, on a key that waits and on one that was written.
     count('k999', 2);
     count('k0', 3);
+    count('other:k999', 7); // the same id in another group: a delta of its own
     await deltas.flush();
-    expect(stored.size).toBe(1_200);
+    expect(stored.size).toBe(1_201);
     expect(stored.get('k999')).toBe(3);
     expect(stored.get('k0')).toBe(4);
-    expect([...stored.values()].reduce((a, b) => a + b, 0)).toBe(1_200 + 5);
+    expect(stored.get('other:k999')).toBe(7);
+    expect([...stored.values()].reduce((a, b) => a + b, 0)).toBe(1_200 + 5 + 7);
     await deltas.stop();
   });
 });
