@@ -29,8 +29,13 @@ it('runs the function once per response, after the whole answer is written, with
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   try {
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    // Keep-alive: several answers on one connection, one of them larger than a socket write.
-    for (const path of ['/a', '/big', '/b']) expect((await fetch(base + path)).status).toBe(200);
+    // Keep-alive: several answers on one connection, one of them larger than a socket write. Each
+    // body is read: one left unread holds its connection open past the server's close.
+    for (const path of ['/a', '/big', '/b']) {
+      const answer = await fetch(base + path);
+      expect(answer.status).toBe(200);
+      await answer.arrayBuffer();
+    }
     expect(calls).toHaveLength(3);
     for (const call of calls) {
       expect(call.self).toBe(call.res);
@@ -58,9 +63,14 @@ it("the service's answers carry node's own 'finish' listener only, and are still
       return Number(/^mgw_http_requests_total\{variant="A",route="\/health",status="200"\} (\d+)$/m.exec(text)?.[1] ?? 0);
     };
     const before = await count();
-    for (let i = 0; i < 3; i++) expect((await fetch(`${base}/health`)).status).toBe(200);
-    expect((await fetch(`${base}/api/v1/markets?limit=1`, { headers: bearer(key) })).status).toBe(200);
-    expect((await fetch(`${base}/api/v1/markets`)).status).toBe(401);
+    const status = async (path: string, init?: RequestInit) => {
+      const answer = await fetch(base + path, init);
+      await answer.arrayBuffer();
+      return answer.status;
+    };
+    for (let i = 0; i < 3; i++) expect(await status('/health')).toBe(200);
+    expect(await status('/api/v1/markets?limit=1', { headers: bearer(key) })).toBe(200);
+    expect(await status('/api/v1/markets')).toBe(401);
     expect(await count()).toBe(before + 3);
     expect(listeners.length).toBeGreaterThanOrEqual(6);
     expect(new Set(listeners)).toEqual(new Set([1]));
