@@ -166,5 +166,15 @@ function openPostgres(connectionString: string, queryTimeoutMs: number, max: num
   // (PostgreSQL restarted, network cut) would be an uncaught 'error'. The query in flight still fails.
   pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withStatementDeadline(pool, queryTimeoutMs) }) });
-  return { db, engine: 'postgres', pgPool: pool, close: () => db.destroy() };
+  return {
+    db,
+    engine: 'postgres',
+    pgPool: pool,
+    close: async () => {
+      await db.destroy();
+      // Kysely ends the pool only if it ran a query itself: one used by the raw pool alone (the
+      // day quotas' counters) kept its connections open after close.
+      if (!pool.ending) await pool.end();
+    },
+  };
 }

@@ -1,7 +1,8 @@
 /**
  * On PostgreSQL a request's wait for a connection and its statement share one bound (800 ms): a
  * statement that waited for a connection gets only what is left, so a hung or saturated database
- * is answered within the bound instead of the wait plus a whole statement's bound.
+ * is answered within the bound instead of the wait plus a whole statement's bound. And the pool's
+ * connections end with the store, whichever way they were used.
  */
 import { sql } from 'kysely';
 import { openStore, type StoreConnection } from '../../src/store/database.js';
@@ -57,3 +58,13 @@ maybe('a statement cut by its bound does not hold the connection for the next on
   await expect(sleep(5)).rejects.toThrow(/timeout/i);
   await expect(sql`select 1 as one`.execute(store!.db)).resolves.toMatchObject({ rows: [{ one: 1 }] });
 });
+
+maybe('closing the store closes the connections its raw pool made, when Kysely ran nothing on it', async () => {
+  // The day quotas' counters use the raw pool; Kysely ends the pool only if it ran a query itself.
+  await store!.pgPool!.query('select 1');
+  expect(store!.pgPool!.totalCount).toBe(1);
+  await store!.close();
+  expect(store!.pgPool!.totalCount).toBe(0);
+  store = undefined;
+});
+
