@@ -67,4 +67,3 @@ maybe('closing the store closes the connections its raw pool made, when Kysely r
   expect(store!.pgPool!.totalCount).toBe(0);
   store = undefined;
 });
-
