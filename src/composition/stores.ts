@@ -35,7 +35,9 @@ export async function openStores(config: Config, logger: Logger): Promise<Stores
     redis?.disconnect();
     throw new ConfigError(`REDIS_URL: the server refused the connection's setup (${redisSetup.refused})`);
   }
-  const store = createStore(await openConfiguredStore(config));
+  const store = createStore(
+    await openConfiguredStore(config, { backgroundCheckpoints: { onError: (error) => logger.warn({ err: error }, 'store: WAL checkpoint') } }),
+  );
   // Background work (ingest batches, read-model loads) may take longer than a request may wait; it
   // stays inside a 10 s shutdown. SQLite needs no second handle.
   const jobsStore =
