@@ -40,8 +40,9 @@ await import('../dist/src/cli/program.js');
 await step('the service modules loaded');
 
 const { createStore, openStore } = await import('../dist/src/store/index.js');
-const store = createStore(await openStore({ dataDir }));
-await step('the store open (SQLite, its page cache empty)');
+// As the service opens it: with the thread that checkpoints the WAL (its isolate is in the RSS, not in the heap held).
+const store = createStore(await openStore({ dataDir, backgroundCheckpoints: { onError: (error) => console.error(error.message) } }));
+await step('the store open (SQLite, its page cache empty, the WAL checkpointer thread)');
 
 const { MarketReadModel } = await import('../dist/src/readmodel/market-read-model.js');
 const markets = new MarketReadModel();

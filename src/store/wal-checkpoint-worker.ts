@@ -20,6 +20,8 @@ const { file, intervalMs } = workerData as CheckpointWorkerData;
 const port = parentPort!;
 const connection = new BetterSqlite3(file, { fileMustExist: true });
 connection.pragma('busy_timeout = 1000');
+// A checkpoint copies frames from the WAL to the file without the page cache: keep it small (the default is 16 MB).
+connection.pragma('cache_size = -64');
 
 function checkpoint(): void {
   try {
