@@ -59,8 +59,9 @@ maybe(
         .set(bearer(key))
         .send({ query: CREATE, variables: { in: { symbol: 'BTC/USD', kind: 'PRICE_ABOVE', threshold: 1e9 + i } } });
 
-    // Acknowledged just before the disk fills: still in the WAL, whose checkpoint (a thread of its
-    // own) then fails for want of space, and whatever slack the file system had left is taken by it.
+    // Acknowledged just before the disk fills, so still in the WAL, whose checkpoint (on a thread of
+    // its own, once a second) then fails for want of space; it may also take the last slack the
+    // file system had left, so none of the writes after the fill need get through.
     const acknowledged: string[] = [];
     for (let i = 0; i < 3; i++) acknowledged.push((await create(-i - 1)).body.data.createPriceAlert.id);
     fill(path.join(mountPoint, 'filler'));

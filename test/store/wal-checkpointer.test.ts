@@ -18,17 +18,21 @@ const autocheckpoint = (sqlite: BetterSqlite3.Database) => sqlite.pragma('wal_au
 
 let dir: string;
 let opened: StoreConnection[] = [];
+/** What the stores opened here reported: nothing, in every test. */
+let storeErrors: Error[] = [];
 beforeEach(() => {
+  storeErrors = [];
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mgw-wal-'));
 });
 afterEach(async () => {
   for (const connection of opened) await connection.close();
   opened = [];
+  expect(storeErrors).toEqual([]);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function open(errors: Error[] = []): Promise<StoreConnection & { sqlite: BetterSqlite3.Database }> {
-  const connection = await openStore({ dataDir: dir, backgroundCheckpoints: { onError: (error) => errors.push(error) } });
+async function open(): Promise<StoreConnection & { sqlite: BetterSqlite3.Database }> {
+  const connection = await openStore({ dataDir: dir, backgroundCheckpoints: { onError: (error) => storeErrors.push(error) } });
   opened.push(connection);
   connection.sqlite!.exec('create table scratch (body blob)');
   return connection as StoreConnection & { sqlite: BetterSqlite3.Database };
@@ -40,15 +44,24 @@ function commitPages(sqlite: BetterSqlite3.Database, pages: number): void {
   for (let i = 0; i < pages; i++) insert.run(Buffer.alloc(PAGE - 200, i % 251));
 }
 
-const walBytes = () => fs.statSync(path.join(dir, `${SQLITE_FILE}-wal`)).size;
-
-test("the service's store leaves checkpoints to the thread: 1 500 commits grow the WAL past SQLite's 1 000 pages", async () => {
-  const { sqlite, walCheckpointer } = await open();
+test("a store opened with background checkpoints leaves them to the thread: 1 500 commits grow the WAL past SQLite's 1 000 pages", async () => {
+  const { walCheckpointer, sqlite: opened } = await open();
   expect(walCheckpointer).toBeDefined();
-  expect(autocheckpoint(sqlite)).toBe(0);
-  commitPages(sqlite, 1_500);
-  // Had a commit checkpointed, the WAL would have started over at about 1 000 frames.
-  expect(walBytes()).toBeGreaterThan(1_400 * WAL_FRAME);
+  expect(autocheckpoint(opened)).toBe(0);
+
+  // The same on a connection of its own, whose thread waits an hour: nothing checkpoints meanwhile.
+  const sqlite = new BetterSqlite3(path.join(dir, 'alone.sqlite'));
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.exec('create table scratch (body blob)');
+  const checkpointer = await startWalCheckpointer(sqlite, { intervalMs: 3_600_000, onError: () => undefined });
+  try {
+    commitPages(sqlite, 1_500);
+    // Had a commit checkpointed, the WAL would have started over at about 1 000 frames.
+    expect(fs.statSync(path.join(dir, 'alone.sqlite-wal')).size).toBeGreaterThan(1_400 * WAL_FRAME);
+  } finally {
+    await checkpointer.stop();
+    sqlite.close();
+  }
 });
 
 test('the thread copies the whole WAL into the database within its period, and a last time when it stops', async () => {
