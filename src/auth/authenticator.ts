@@ -33,12 +33,20 @@ interface AuthenticatorOptions {
   onStale?: (error: unknown) => void;
 }
 
-interface CacheEntry {
-  principal: Principal;
-  /** Until when the entry is trusted without re-reading the key. */
-  freshUntil: number;
-  /** When the key itself expires; null: never. */
-  keyExpiresAt: number | null;
+/**
+ * A cached key: the principal the requests get, with when to re-read it. One object, not an entry
+ * holding a principal: about 50 bytes less for each of up to 50 000 keys.
+ */
+class CacheEntry implements Principal {
+  constructor(
+    readonly keyId: string,
+    readonly account: Account,
+    readonly anyOperation: boolean,
+    /** Until when the entry is trusted without re-reading the key. */
+    readonly freshUntil: number,
+    /** When the key itself expires; null: never. */
+    readonly keyExpiresAt: number | null,
+  ) {}
 }
 
 /** A poll re-reads this far back, so clock skew between writers cannot hide a change. */
@@ -46,7 +54,7 @@ const REVOCATION_OVERLAP_MS = 10_000;
 const NEGATIVE_TTL_MS = 1_000;
 /**
  * Keys kept in memory, least recently used dropped first: the keys that poll stay cached, and a
- * scan through every key of a large installation costs lookups, not memory (about 360 bytes each).
+ * scan through every key of a large installation costs lookups, not memory (about 330 bytes each).
  */
 const MAX_ENTRIES = 50_000;
 /**
@@ -101,15 +109,15 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       storeFailedAt = now;
       if (!stale) throw error;
       options.onStale?.(error);
-      return stale.principal;
+      return stale;
     }
     const principal =
       // The store found the row by its hash: no second comparison (see `authenticate`).
       found && found.revokedAt === null && !found.accountDisabled && !expired(found.expiresAt)
-        ? { keyId: found.keyId, account: found.account, anyOperation: found.anyOperation }
+        ? new CacheEntry(found.keyId, found.account, found.anyOperation, now + ttlMs, found.expiresAt)
         : null;
     if (principal) {
-      known.set(digest, { principal, freshUntil: now + ttlMs, keyExpiresAt: found?.expiresAt ?? null });
+      known.set(digest, principal);
       unknown.delete(digest);
     } else {
       known.delete(digest);
@@ -132,7 +140,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
         return null;
       }
       // Fresh, or the store failed a moment ago: the entry answers without asking the store.
-      if (entry && (entry.freshUntil > now || now - storeFailedAt < STORE_RETRY_MS)) return entry.principal;
+      if (entry && (entry.freshUntil > now || now - storeFailedAt < STORE_RETRY_MS)) return entry;
       const missUntil = unknown.get(digest);
       if (missUntil !== undefined && missUntil > now) return null;
 
@@ -145,7 +153,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       // A key this instance knows does not wait on a slow store: its entry answers, the re-read goes on.
       let timer: NodeJS.Timeout | undefined;
       const slow = new Promise<Principal>((resolve) => {
-        timer = setTimeout(() => resolve(entry.principal), SLOW_LOOKUP_MS);
+        timer = setTimeout(() => resolve(entry), SLOW_LOOKUP_MS);
         timer.unref();
       });
       return Promise.race([pending, slow]).finally(() => clearTimeout(timer));
@@ -169,7 +177,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
      */
     forgetKeys(keyIds: readonly string[]): void {
       const ids = new Set(keyIds);
-      for (const [digest, entry] of known.entries()) if (ids.has(entry.principal.keyId)) known.delete(digest);
+      for (const [digest, entry] of known.entries()) if (ids.has(entry.keyId)) known.delete(digest);
     },
 
     stop(): void {
