@@ -123,7 +123,7 @@ async function counter(port: number, name: string, labels: string): Promise<numb
 /** The process doing the work: taskset execs node, so its pid is the child's. */
 const workerPid = (child: ChildProcess) => child.pid!;
 
-async function load(e: Endpoint, port: number, key: string, keys?: string[], etag?: string, seconds = SECONDS) {
+async function load(e: Endpoint, port: number, key: string, keys?: KeyCursor, etag?: string, seconds = SECONDS) {
   const result = await autocannon({
     url: `http://127.0.0.1:${port}${port === PORT_RAW ? rawPath(e) : port === PORT_STOCK ? '/' : e.path}`,
     method: e.method,
@@ -164,6 +164,8 @@ interface Row {
   peakRssMb: number;
   /** With BENCH_REPEAT above 1: the ratio of every pair of runs, lowest first. */
   ratios?: string;
+  /** With BENCH_REPEAT above 1: the service's p99 in every pair, in the same order. */
+  p99s?: string;
 }
 
 interface Suite {
@@ -200,13 +202,27 @@ const revalidating = (first: string): autocannon.Request[] => {
   ];
 };
 
-/** Rotates the Authorization header through `keys`, one per request: a cold key cache, then a full one. */
-const rotating = (keys: string[]) => {
-  let next = 0;
-  return [{ setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, authorization: `Bearer ${keys[next++ % keys.length]}` } }) }];
-};
+/**
+ * Where a rotation through the keys is. A row's runs on the service share one, so that no run
+ * starts again on keys the run before left in the key cache: every request is on a key the
+ * service has not cached (the cache keeps 50 000 of the 100 000).
+ */
+interface KeyCursor {
+  keys: string[];
+  next: number;
+}
 
-async function measure(e: Endpoint, port: number, key: string, pid: number, keys?: string[], etag?: string) {
+/** Rotates the Authorization header through the keys, one per request, from where `cursor` is. */
+const rotating = (cursor: KeyCursor) => [
+  {
+    setupRequest: (req: autocannon.Request) => ({
+      ...req,
+      headers: { ...req.headers, authorization: `Bearer ${cursor.keys[cursor.next++ % cursor.keys.length]}` },
+    }),
+  },
+];
+
+async function measure(e: Endpoint, port: number, key: string, pid: number, keys?: KeyCursor, etag?: string) {
   const cpuBefore = cpuMs(pid);
   const run = await load(e, port, key, keys, etag);
   return {
@@ -305,22 +321,34 @@ async function runSuite(label: string, scale: boolean): Promise<Suite> {
     const rows: Row[] = [];
     const speedups: Suite['speedups'] = [];
     const revalidations: Suite['revalidations'] = [];
-    for (const e of SELECTED) {
-      const bytes = Buffer.from(bodies[`${e.method} ${rawPath(e)}`]!.base64, 'base64').length;
-      const etag = etags.get(e);
+    /**
+     * `REPEAT` pairs of runs of `e`, the raw server's then the service's, and the row of the pair
+     * with the median ratio, with every pair's ratio and p99. `rotation`: every request on another
+     * key, the service's runs continuing through the keys where the one before stopped.
+     */
+    const measurePairs = async (e: Endpoint, name: string, bytes: number, etag?: string, rotation?: string[]) => {
+      const serviceCursor = rotation && { keys: rotation, next: 0 };
       const pairs: { baseline: Awaited<ReturnType<typeof load>>; measured: Awaited<ReturnType<typeof measure>>; executed: number }[] = [];
       for (let i = 0; i < REPEAT; i++) {
-        const baseline = await load(e, PORT_RAW, key, undefined, etag);
+        const baseline = await load(e, PORT_RAW, key, rotation && { keys: rotation, next: 0 }, etag);
         const executedBefore = await counter(e.port, 'mgw_graphql_requests_total', 'path="compiled"');
-        const measured = await measure(e, e.port, key, workerPid(service), undefined, etag);
+        const measured = await measure(e, e.port, key, workerPid(service), serviceCursor, etag);
         const executed = (await counter(e.port, 'mgw_graphql_requests_total', 'path="compiled"')) - executedBefore;
         pairs.push({ baseline, measured, executed });
       }
       const ratioOf = (pair: (typeof pairs)[number]) => pair.measured.reqPerSec / pair.baseline.reqPerSec;
       const byRatio = [...pairs].sort((x, y) => ratioOf(x) - ratioOf(y));
-      const { baseline, measured } = byRatio[Math.floor((byRatio.length - 1) / 2)]!;
-      const ratios = REPEAT > 1 ? { ratios: byRatio.map((pair) => ratioOf(pair).toFixed(3)).join(' ') } : {};
-      rows.push({ ...rowOf(e.name, bytes, measured, baseline), ...ratios });
+      const median = byRatio[Math.floor((byRatio.length - 1) / 2)]!;
+      const spread =
+        REPEAT > 1 ? { ratios: byRatio.map((pair) => ratioOf(pair).toFixed(3)).join(' '), p99s: byRatio.map((pair) => pair.measured.p99).join(' ') } : {};
+      return { pairs, median, row: { ...rowOf(name, bytes, median.measured, median.baseline), ...spread } };
+    };
+
+    for (const e of SELECTED) {
+      const bytes = Buffer.from(bodies[`${e.method} ${rawPath(e)}`]!.base64, 'base64').length;
+      const etag = etags.get(e);
+      const { pairs, median, row } = await measurePairs(e, e.name, bytes, etag);
+      rows.push(row);
       if (etag) {
         // Every pair's answers count: how many were 304, and how many operations ran meanwhile.
         const sum = (of: (pair: (typeof pairs)[number]) => number) => pairs.reduce((total, pair) => total + of(pair), 0);
@@ -333,16 +361,15 @@ async function runSuite(label: string, scale: boolean): Promise<Suite> {
       }
       if (e.stockApollo && stock) {
         const stockRun = await measure(e, PORT_STOCK, key, workerPid(stock));
-        rows.push(rowOf(`${e.name}, stock Apollo`, bytes, stockRun, baseline));
-        speedups.push({ endpoint: e.name, timesStockApollo: Number((measured.reqPerSec / stockRun.reqPerSec).toFixed(2)) });
+        rows.push(rowOf(`${e.name}, stock Apollo`, bytes, stockRun, median.baseline));
+        speedups.push({ endpoint: e.name, timesStockApollo: Number((median.measured.reqPerSec / stockRun.reqPerSec).toFixed(2)) });
       }
       if (keys && e === SELECTED[0]) {
         // Every request with another of the 100 000 keys: key lookups, then a full key cache and quota table.
         // Its raw baseline runs the same rotating client, so that the load generator's own cost per
         // request (a new set of headers each time) is on both sides of the ratio and of the tail.
-        const rawRotating = await load(e, PORT_RAW, key, keys);
-        const many = await measure(e, e.port, key, workerPid(service), keys);
-        rows.push(rowOf(`${e.name}, ${keys.length} keys in rotation`, bytes, many, rawRotating));
+        // Repeated as every row is: one 5 s run was the one figure of the table read from a single run.
+        rows.push((await measurePairs(e, `${e.name}, ${keys.length} keys in rotation`, bytes, undefined, keys)).row);
       }
       process.stderr.write(`[${label}] measured ${e.name}\n`);
     }
