@@ -226,6 +226,41 @@ describe('Webhooks page', () => {
     expect(await t.service.store.webhooks.listEndpoints(accountId)).toHaveLength(2);
   });
 
+  it('a Rotate form sent again (a reload of the page that showed the new secret) rotates nothing more: the secret shown and the one before both still sign', async () => {
+    const { agent } = await dashboardAccount('hooks-rotate-reload@example.com', 'enterprise');
+    const path = '/rotate-reloaded';
+    const original = secretOf((await submit(agent, '/account/webhooks', { action: 'add', url: receiver.url(path) })).text)!;
+    /** The endpoint's Rotate form as the browser sends it, with the hidden fields of the page shown now. */
+    const rotateForm = async () => {
+      const page = (await agent.get('/account/webhooks')).text;
+      const [endpoint] = rowsOf(page, 'Webhook endpoints', 'endpoint');
+      const rotated = /name="action" value="rotate">.*?name="rotated" value="(\d+)"/s.exec(endpoint!.html)?.[1];
+      expect(rotated).toBeDefined();
+      return { csrf: csrfOf(page), action: 'rotate', id: endpoint!.id, rotated: rotated! };
+    };
+    const send = (form: Record<string, string>) => agent.post('/account/webhooks').type('form').send(form);
+
+    const form = await rotateForm();
+    const first = await send(form);
+    expect(first.status).toBe(200);
+    const shown = secretOf(first.text)!;
+    expect(shown).toMatch(/^whsec_/);
+    const again = await send(form);
+    expect(again.status).toBe(409);
+    expect(secretOf(again.text)).toBeUndefined();
+    expect(textOf(again.text)).toContain(`The signing secret of ${receiver.url(path)} was rotated after this form was shown`);
+
+    // A delivery now is signed with the secret shown and, within the overlap, the one before it: a
+    // second rotation would have signed with a third secret and the one shown, not the original.
+    expect((await submit(agent, '/account/webhooks', { action: 'test', id: form.id })).headers.location).toBe('/account/webhooks?done=tested');
+    await within(10_000, () => receiver.received.some((r) => r.path === path));
+    const delivered = receiver.received.find((r) => r.path === path)!;
+    for (const secret of [shown, original]) expect(new Webhook(secret).verify(delivered.body, delivered.headers)).toMatchObject({ type: 'webhook.test' });
+
+    // The form shown again rotates if asked: only a form sent twice is refused.
+    expect((await send(await rotateForm())).status).toBe(200);
+  });
+
   it('a cross-site POST to add an endpoint is refused (403) before anything is added', async () => {
     const { agent, accountId } = await dashboardAccount('hooks-csrf@example.com', 'enterprise');
     const page = await agent.get('/account/webhooks');

@@ -2,7 +2,9 @@
  * Webhooks (Enterprise, variant A): the account's endpoints and their recent deliveries, through
  * the rules of the CLI and the GraphQL mutations (src/webhooks/endpoints.ts), which also write each
  * change to the account's activity log. A signing secret is shown once, in the answer to the POST
- * that made it (adding, rotating), and never again. Deleting asks first (`?delete=<id>`).
+ * that made it (adding, rotating), and never again; that page is the answer to a POST, so a reload
+ * sends its form again, and a form sent again adds or rotates nothing more (409). Deleting asks
+ * first (`?delete=<id>`).
  */
 import type { Account } from '../../domain/account.js';
 import { invalid } from '../../domain/errors.js';
@@ -53,7 +55,7 @@ ${endpoints.map(
 <th scope="row">${e.url}</th><td>${e.events.join(', ')}</td><td>${stateOf(e)}</td><td>${timeCell(e.createdAt)}</td>
 <td>
 ${e.disabledAt === null ? actionButton(r, { action: 'test', id: e.id }, 'Send test webhook') : ''}
-${actionButton(r, { action: 'rotate', id: e.id }, 'Rotate secret', `Rotate secret of ${e.url}`)}
+${actionButton(r, { action: 'rotate', id: e.id, rotated: String(e.previousSecretUntil ?? 0) }, 'Rotate secret', `Rotate secret of ${e.url}`)}
 ${e.disabledAt === null ? actionButton(r, { action: 'disable', id: e.id }, 'Disable', `Disable ${e.url}`) : actionButton(r, { action: 'enable', id: e.id }, 'Enable', `Enable ${e.url}`)}
 <a href="${PATH}?delete=${encodeURIComponent(e.id)}" aria-label="${`Delete ${e.url}`}">Delete</a>
 </td>
@@ -98,6 +100,26 @@ async function addedByThisForm(r: PortalRequest, account: Account): Promise<Webh
 function alreadyAdded(r: PortalRequest, endpoint: WebhookEndpoint): Promise<PortalAnswer> {
   r.form = new URLSearchParams();
   const error = `This form already added the endpoint ${endpoint.url} at ${utcText(endpoint.createdAt)}, and showed its signing secret in the answer to that request, once. No other endpoint was added. If you did not copy the secret, rotate it.`;
+  return webhooksPage.get(r, { error, status: 409 });
+}
+
+/**
+ * The endpoint whose secret was rotated since its Rotate button was shown, when that form is sent
+ * again (a reload of the page that showed the new secret, a second click). Rotating again would
+ * replace the secret just shown and stop the one the receiver still has from signing at once. The
+ * button names the rotation it saw (`rotated`: the endpoint's `previousSecretUntil`, which every
+ * rotation sets and nothing else does; 0 before the first). A form without it (a script's POST) is not checked.
+ */
+async function rotatedSinceShown(r: PortalRequest, account: Account, id: string): Promise<WebhookEndpoint | undefined> {
+  const seen = r.form.get('rotated') ?? '';
+  if (!/^\d{1,15}$/.test(seen)) return undefined;
+  const endpoint = (await r.services.webhooks.repo.listEndpoints(account.id)).find((e) => e.id === id);
+  return endpoint && (endpoint.previousSecretUntil ?? 0) !== Number(seen) ? endpoint : undefined;
+}
+
+function alreadyRotated(r: PortalRequest, endpoint: WebhookEndpoint): Promise<PortalAnswer> {
+  r.form = new URLSearchParams();
+  const error = `The signing secret of ${endpoint.url} was rotated after this form was shown, and the new secret was shown in the answer to that request, once. It was not rotated again. If you did not copy it, rotate it again from the table below.`;
   return webhooksPage.get(r, { error, status: 409 });
 }
 
@@ -199,6 +221,8 @@ export const webhooksPage: PortalPage = {
         return withSecret(made, false, `The endpoint ${made.endpoint.url} is added.`);
       }
       case 'rotate': {
+        const sentAgain = await rotatedSinceShown(r, account, id);
+        if (sentAgain) return alreadyRotated(r, sentAgain);
         const made = await rotateSecret(m, id, now, change);
         return withSecret(made, true, `The endpoint ${made.endpoint.url} has a new signing secret.`);
       }
