@@ -3,12 +3,14 @@
  * customer uses it, found by the accessible names the issue fixes: sign up, sign in, create a key,
  * call both REST APIs with it, see the calls in Usage, create and cancel a price alert and see it in
  * GET /api/v1/alerts, revoke the key (401 within 2 s), sign out; an Enterprise account adds a
- * webhook endpoint on a loopback receiver, sends a test and sees the delivery. axe-core checks every
+ * webhook endpoint on a loopback receiver, rotates its secret (a reload of either page that showed
+ * a secret changes nothing), sends a test and sees the delivery. axe-core checks every
  * page, signed in and out: no serious or critical violation.
  */
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
 import { utcDate } from '../../src/domain/time.js';
 import { runCli } from '../support/cli.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
@@ -173,9 +175,20 @@ maybe(
       await page.reload();
       await page.getByRole('alert').filter({ hasText: 'This form already added the endpoint' }).waitFor();
       expect(await page.getByRole('table', { name: 'Webhook endpoints' }).getByRole('row').count()).toBe(2); // its header and the endpoint
+      // So does a reload of the page that showed a rotated secret: refused, and the secret shown stays.
+      await page.getByRole('button', { name: `Rotate secret of ${receiver.url('/hook')}` }).click();
+      const rotated = await page.getByRole('textbox', { name: 'Signing secret' }).inputValue();
+      expect(rotated).toMatch(/^whsec_/);
+      expect(rotated).not.toBe(secret);
+      await page.reload();
+      await page.getByRole('alert').filter({ hasText: 'was rotated after this form was shown' }).waitFor();
+      expect(await page.getByRole('textbox', { name: 'Signing secret' }).count()).toBe(0);
+      await audit(page, 'Webhooks, a rotation sent again');
       await page.getByRole('button', { name: 'Send test webhook' }).first().click();
       await noticeShown(page, 'A webhook.test event is queued');
       await within(5_000, () => receiver.received.length > 0);
+      // Signed with the secret the rotation showed: the reload rotated nothing more.
+      expect(new Webhook(rotated).verify(receiver.received[0]!.body, receiver.received[0]!.headers)).toMatchObject({ type: 'webhook.test' });
       await within(5_000, async () => {
         await page.reload();
         return (await page.getByRole('table', { name: 'Deliveries' }).getByRole('row').count()) > 1;
