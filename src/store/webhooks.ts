@@ -5,7 +5,7 @@
  * deliveries (a partial index of pending ones per endpoint), and records each attempt with a
  * conditional update, so an attempt is recorded once.
  */
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { newId } from '../domain/ids.js';
 import {
   type DeliveryStatus,
@@ -222,20 +222,32 @@ export function createWebhookRepository(db: Kysely<Database>) {
       });
     },
 
-    /** A new secret; the current one keeps signing beside it until `previousUntil`. */
-    async rotateSecret(id: string, secret: string, previousUntil: number, accountId?: string): Promise<WebhookEndpoint | undefined> {
+    /**
+     * A new secret; the current one keeps signing beside it until `previousUntil`. With
+     * `ifRotation` (the `previousSecretUntil` the caller saw, 0 before the first rotation) only if
+     * no rotation came since, else nothing changes (`rotated: false`): the condition is in the
+     * UPDATE itself, so of two such calls at once one rotates, on either engine.
+     */
+    async rotateSecret(
+      id: string,
+      secret: string,
+      previousUntil: number,
+      accountId?: string,
+      ifRotation?: number,
+    ): Promise<{ endpoint: WebhookEndpoint; rotated: boolean } | undefined> {
       return db.transaction().execute(async (trx) => {
         let query = trx.selectFrom('webhook_endpoints').select(['secret']).where('id', '=', id);
         if (accountId) query = query.where('account_id', '=', accountId);
         const current = await query.executeTakeFirst();
         if (!current) return undefined;
-        await trx
+        let update = trx
           .updateTable('webhook_endpoints')
           .set({ secret, previous_secret: current.secret, previous_secret_until: previousUntil })
-          .where('id', '=', id)
-          .execute();
+          .where('id', '=', id);
+        if (ifRotation !== undefined) update = update.where(sql<number>`coalesce(previous_secret_until, 0)`, '=', ifRotation);
+        const { numUpdatedRows } = await update.executeTakeFirst();
         const row = await trx.selectFrom('webhook_endpoints').select(ENDPOINT_COLUMNS).where('id', '=', id).executeTakeFirstOrThrow();
-        return toEndpoint(row);
+        return { endpoint: toEndpoint(row), rotated: numUpdatedRows > 0n };
       });
     },
 

@@ -94,19 +94,33 @@ export async function deleteEndpoint(m: WebhookManagement, id: string, now: numb
   return deleted;
 }
 
+/** A rotation asked for by a form that saw an earlier one (`ifRotation`): the secret was rotated since, by that form sent before or by another. */
+export class RotatedSince extends Error {
+  constructor(readonly endpoint: WebhookEndpoint) {
+    super(`the signing secret of ${endpoint.url} was rotated since`);
+  }
+}
+
+/**
+ * A new signing secret for the endpoint. `ifRotation` (the dashboard's form: the endpoint's
+ * `previousSecretUntil` when the form was shown, 0 before the first rotation): only if no rotation
+ * came since, else `RotatedSince` and nothing changes; a form sent twice rotates once.
+ */
 export async function rotateSecret(
   m: WebhookManagement,
   id: string,
   now: number,
-  options: EndpointChange & { overlapMs?: number | undefined } = {},
+  options: EndpointChange & { overlapMs?: number | undefined; ifRotation?: number | undefined } = {},
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const overlap = options.overlapMs ?? DEFAULT_ROTATION_OVERLAP_MS;
   if (!Number.isInteger(overlap) || overlap < 0 || overlap > MAX_ROTATION_OVERLAP_MS) {
     throw invalid(`the overlap must be between 0 and ${MAX_ROTATION_OVERLAP_MS / HOUR_MS} hours`);
   }
   const secret = newSigningSecret();
-  const endpoint = await m.repo.rotateSecret(id, secret, now + overlap, options.accountId);
-  if (!endpoint) throw missing(id, options.accountId);
+  const result = await m.repo.rotateSecret(id, secret, now + overlap, options.accountId, options.ifRotation);
+  if (!result) throw missing(id, options.accountId);
+  const { endpoint, rotated } = result;
+  if (!rotated) throw new RotatedSince(endpoint);
   const previous = overlap === 0 ? 'the previous one stopped signing' : `the previous one signs until ${isoOrNull(now + overlap)}`;
   await recordChange(m, endpoint, 'webhook_changed', `given a new signing secret; ${previous}`, now, options.actor);
   return { endpoint, secret };

@@ -261,6 +261,19 @@ describe('Webhooks page', () => {
     expect((await send(await rotateForm())).status).toBe(200);
   });
 
+  it('a Rotate form sent twice at once (a fast double click) rotates once', async () => {
+    const { agent, accountId } = await dashboardAccount('hooks-rotate-twice@example.com', 'enterprise');
+    await submit(agent, '/account/webhooks', { action: 'add', url: receiver.url('/rotate-twice') });
+    const page = (await agent.get('/account/webhooks')).text;
+    const [endpoint] = rowsOf(page, 'Webhook endpoints', 'endpoint');
+    const rotated = /name="rotated" value="(\d+)"/.exec(endpoint!.html)?.[1];
+    const form = { csrf: csrfOf(page), action: 'rotate', id: endpoint!.id, rotated: rotated! };
+    const answers = await Promise.all([0, 1].map(() => agent.post('/account/webhooks').type('form').send(form)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    const changes = (await t.service.store.activity.list(accountId)).filter((a) => a.detail.includes('given a new signing secret'));
+    expect(changes).toHaveLength(1);
+  });
+
   it('a cross-site POST to add an endpoint is refused (403) before anything is added', async () => {
     const { agent, accountId } = await dashboardAccount('hooks-csrf@example.com', 'enterprise');
     const page = await agent.get('/account/webhooks');

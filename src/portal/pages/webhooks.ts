@@ -17,6 +17,7 @@ import {
   listDeliveries,
   registerEndpoint,
   replayDelivery,
+  RotatedSince,
   rotateSecret,
   sendTestEvent,
 } from '../../webhooks/endpoints.js';
@@ -104,17 +105,15 @@ function alreadyAdded(r: PortalRequest, endpoint: WebhookEndpoint): Promise<Port
 }
 
 /**
- * The endpoint whose secret was rotated since its Rotate button was shown, when that form is sent
- * again (a reload of the page that showed the new secret, a second click). Rotating again would
- * replace the secret just shown and stop the one the receiver still has from signing at once. The
- * button names the rotation it saw (`rotated`: the endpoint's `previousSecretUntil`, which every
- * rotation sets and nothing else does; 0 before the first). A form without it (a script's POST) is not checked.
+ * The rotation a Rotate button saw (`rotated`: the endpoint's `previousSecretUntil`, which every
+ * rotation sets and nothing else does; 0 before the first). Sent again (a reload of the page that
+ * showed the new secret, a second click), the form finds a later one and rotates nothing
+ * (`RotatedSince`): rotating again would replace the secret just shown and stop the one the
+ * receiver still has from signing at once. A form without it (a script's POST) is not checked.
  */
-async function rotatedSinceShown(r: PortalRequest, account: Account, id: string): Promise<WebhookEndpoint | undefined> {
+function rotationSeen(r: PortalRequest): number | undefined {
   const seen = r.form.get('rotated') ?? '';
-  if (!/^\d{1,15}$/.test(seen)) return undefined;
-  const endpoint = (await r.services.webhooks.repo.listEndpoints(account.id)).find((e) => e.id === id);
-  return endpoint && (endpoint.previousSecretUntil ?? 0) !== Number(seen) ? endpoint : undefined;
+  return /^\d{1,15}$/.test(seen) ? Number(seen) : undefined;
 }
 
 function alreadyRotated(r: PortalRequest, endpoint: WebhookEndpoint): Promise<PortalAnswer> {
@@ -221,9 +220,11 @@ export const webhooksPage: PortalPage = {
         return withSecret(made, false, `The endpoint ${made.endpoint.url} is added.`);
       }
       case 'rotate': {
-        const sentAgain = await rotatedSinceShown(r, account, id);
-        if (sentAgain) return alreadyRotated(r, sentAgain);
-        const made = await rotateSecret(m, id, now, change);
+        const made = await rotateSecret(m, id, now, { ...change, ifRotation: rotationSeen(r) }).catch((error: unknown) => {
+          if (error instanceof RotatedSince) return error;
+          throw error;
+        });
+        if (made instanceof RotatedSince) return alreadyRotated(r, made.endpoint);
         return withSecret(made, true, `The endpoint ${made.endpoint.url} has a new signing secret.`);
       }
       case 'test':
