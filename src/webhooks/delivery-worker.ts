@@ -59,7 +59,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
    * endpoint's backlog is read only when it has a free slot.
    */
   async function fill(): Promise<void> {
-    for (;;) {
+    // `running` is checked after every read: a read under way when stop() came must start nothing,
+    // or an attempt stop() already abandoned (and took out of `inFlight`) would be sent again.
+    while (running) {
       const room = options.concurrency - inFlight.size;
       if (room <= 0) return;
       const counts = perEndpointCount();
@@ -67,10 +69,12 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
       const endpoints = await repo.dueEndpoints(options.now(), room, busy);
       let started = 0;
       for (const endpoint of endpoints) {
+        if (!running) return;
         const inFlightHere = [...inFlight].filter(([, f]) => f.endpointId === endpoint.id).map(([id]) => id);
         const slots = Math.min(options.perEndpoint - inFlightHere.length, options.concurrency - inFlight.size);
         if (slots <= 0) continue;
         const due = await repo.dueDeliveries(endpoint.id, options.now(), slots, inFlightHere);
+        if (!running) return;
         // Nothing due after all (its next delivery was put off): the endpoint leaves the due ones.
         if (due.length === 0 && inFlightHere.length === 0) await repo.refreshNextDue(endpoint.id);
         for (const delivery of due) start(endpoint, delivery);

@@ -10,6 +10,7 @@ import { createBriefService } from '../../src/analytics/brief-service.js';
 import type { PriceAlert } from '../../src/domain/account.js';
 import type { Quote } from '../../src/domain/market.js';
 import type { WebhookDelivery } from '../../src/domain/webhooks.js';
+import type { WebhookRepository } from '../../src/store/webhooks.js';
 import { createConnectAgents, type DestinationPolicy } from '../../src/webhooks/destination.js';
 import { createDeliveryWorker } from '../../src/webhooks/delivery-worker.js';
 import { registerEndpoint, rotateSecret } from '../../src/webhooks/endpoints.js';
@@ -49,9 +50,9 @@ describeOnEachEngine('webhook delivery', (suite) => {
     await receiver.close();
   });
 
-  function startWorker(options: { timeoutMs?: number; perEndpoint?: number; policy?: DestinationPolicy; logger?: pino.Logger } = {}) {
+  function startWorker(options: { timeoutMs?: number; perEndpoint?: number; policy?: DestinationPolicy; logger?: pino.Logger; repo?: WebhookRepository } = {}) {
     const worker = createDeliveryWorker({
-      repo: suite.store.webhooks,
+      repo: options.repo ?? suite.store.webhooks,
       agents: options.policy ? createConnectAgents(options.policy) : agents,
       timeoutMs: options.timeoutMs ?? 30_000,
       concurrency: 16,
@@ -335,6 +336,35 @@ describeOnEachEngine('webhook delivery', (suite) => {
     expect(receiver.received).toHaveLength(2);
     expect(receiver.received[1]!.headers['webhook-id']).toBe(receiver.received[0]!.headers['webhook-id']);
     expect((await deliveriesOf(endpoint.id))[0]).toMatchObject({ status: 'delivered', attempts: 1 });
+  });
+
+  maybe('a queue read under way when the worker stops starts nothing: the abandoned attempt is not sent again', async () => {
+    const { account, endpoint } = await enterpriseWithEndpoint();
+    receiver.answer(['hang', { status: 200 }]);
+    // The queue's reads can be held, as a slow database would hold them.
+    let held: Promise<void> | undefined;
+    const repo: WebhookRepository = Object.create(suite.store.webhooks);
+    repo.dueEndpoints = async (...args) => {
+      await held;
+      return suite.store.webhooks.dueEndpoints(...args);
+    };
+    const worker = startWorker({ repo });
+    await triggerAlert(account.accountId);
+    await worker.wake();
+    await within(10_000, () => receiver.received.length === 1);
+    let release!: () => void;
+    held = new Promise((resolve) => {
+      release = resolve;
+    });
+    void worker.wake();
+    const stopping = worker.stop();
+    // The hanging attempt is abandoned while the read waits; then the read answers.
+    await within(10_000, () => worker.inFlight() === 0);
+    release();
+    await stopping;
+    expect(worker.inFlight()).toBe(0);
+    expect(receiver.received).toHaveLength(1);
+    expect((await deliveriesOf(endpoint.id))[0]).toMatchObject({ status: 'pending', attempts: 0 });
   });
 
   maybe('during a rotation both secrets sign; after the overlap only the new one', async () => {
