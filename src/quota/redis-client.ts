@@ -6,7 +6,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
-const REDIS_COMMAND_TIMEOUT_MS = 300;
+export const REDIS_COMMAND_TIMEOUT_MS = 300;
 
 /** ioredis is loaded only here, with REDIS_URL set: an embedded installation does not hold it (with nodemailer, 3.7 MB of RSS). */
 export async function createRedisClient(url: string, logger: Logger): Promise<Redis> {

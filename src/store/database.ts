@@ -48,7 +48,7 @@ const INT8_OID = 20;
  * How long a request's statement, its wait for a connection included, may take on PostgreSQL
  * (pg-deadline.ts): a dead or hung database is a 503 within a second, answer included.
  */
-const REQUEST_STATEMENT_MS = 800;
+export const REQUEST_STATEMENT_MS = 800;
 /**
  * How long a migration's statement may take on PostgreSQL: an index built on a large table, or the
  * wait for another instance that is migrating (Kysely's advisory lock, which itself waits up to an

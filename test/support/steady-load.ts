@@ -103,6 +103,16 @@ export function steadyLoad(requests: [what: string, send: () => Test][], phase: 
   };
 }
 
+/**
+ * The answers of a phase where all was well that were not 200, less those a stall of this process
+ * explains: a 503 from a dependency's time-out (`boundMs`) that the request did wait out, but
+ * would not have without the stall. The time-out's timer runs before the answer that came meanwhile
+ * is read, so a process held up longer than the bound fails its own commands with nothing wrong.
+ */
+export function unexplainedFailures(answers: Answer[], boundMs: number): Answer[] {
+  return answers.filter((a) => a.status !== 200 && !(a.status === 503 && a.ms >= boundMs && serviceWait(a) < boundMs));
+}
+
 /** Answers per phase: how many, how many 503, the longest wait, and the longest once stalls are taken out. */
 export function summarize(answers: Answer[], phases: string[]) {
   return Object.fromEntries(
