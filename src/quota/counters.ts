@@ -1,31 +1,41 @@
 /**
  * Where window counts live. Embedded mode: the minute in process memory, the day in the
  * SQLite file (a restart keeps it). PostgreSQL mode without Redis: the day in PostgreSQL.
- * The counting itself is rate-limiter-flexible's; a counter is one limiter per limit value.
+ * The durable counting is rate-limiter-flexible's; a counter is one limiter per limit value.
+ * The minute in process is a plain count an account (`minuteCounter`), for its memory.
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import type pg from 'pg';
 import type { StoreConnection } from '../store/index.js';
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterPostgres, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 export interface CountResult {
   allowed: boolean;
   consumed: number;
 }
 
-/** A counter of one window for one limit value; keys carry the window index. */
-export interface WindowCounter {
-  consume(key: string, ttlSeconds: number): Promise<CountResult>;
-  refund(key: string, ttlSeconds: number): Promise<void>;
-  /** How much of `key` is spent, spending nothing (the dashboard's Usage page). */
-  spent(key: string): Promise<number>;
+/** What is counted: an account's units in one window (its index since the epoch). */
+export interface CountKey {
+  owner: string;
+  window: number;
 }
+
+/** A counter of one window for one limit value. */
+export interface WindowCounter {
+  consume(key: CountKey, ttlSeconds: number): Promise<CountResult>;
+  refund(key: CountKey, ttlSeconds: number): Promise<void>;
+  /** How much of `key` is spent, spending nothing (the dashboard's Usage page). */
+  spent(key: CountKey): Promise<number>;
+}
+
+/** A count's key in a store: the window's index in it, so windows never overlap. */
+const keyText = (key: CountKey): string => `${key.owner}:${key.window}`;
 
 function wrap(limiter: RateLimiterAbstract): WindowCounter {
   return {
     async consume(key, ttlSeconds) {
       try {
-        const res = await limiter.consume(key, 1, { customDuration: ttlSeconds });
+        const res = await limiter.consume(keyText(key), 1, { customDuration: ttlSeconds });
         return { allowed: true, consumed: res.consumedPoints };
       } catch (rejection) {
         if (rejection instanceof RateLimiterRes) return { allowed: false, consumed: rejection.consumedPoints };
@@ -33,16 +43,53 @@ function wrap(limiter: RateLimiterAbstract): WindowCounter {
       }
     },
     async refund(key, ttlSeconds) {
-      await limiter.reward(key, 1, { customDuration: ttlSeconds });
+      await limiter.reward(keyText(key), 1, { customDuration: ttlSeconds });
     },
     async spent(key) {
-      return (await limiter.get(key))?.consumedPoints ?? 0;
+      return (await limiter.get(keyText(key)))?.consumedPoints ?? 0;
     },
   };
 }
 
-export function memoryCounter(prefix: string, limit: number): WindowCounter {
-  return wrap(new RateLimiterMemory({ keyPrefix: prefix, points: limit, duration: 60 }));
+/**
+ * Counts in process memory: a number an account, in a map a window. rate-limiter-flexible's memory
+ * store keeps a record, a timer and a key string a count (485 bytes; for 100 000 accounts in one
+ * minute, 48 MB of heap, and 112 MB of RSS while they were made). Windows are fixed (D4), so a
+ * window's counts are never read once the next one is over, and go together: no timer, no sweep,
+ * and the account's id (the cached account's own string) is the whole key.
+ */
+export function minuteCounter(limit: number): WindowCounter {
+  const windows = new Map<number, Map<string, number>>();
+  let newest = Number.NEGATIVE_INFINITY;
+  const countsOf = (window: number): Map<string, number> => {
+    if (window > newest) {
+      newest = window;
+      // A key lives a second past its window's end: the window before the newest is kept for that.
+      for (const old of windows.keys()) if (old < newest - 1) windows.delete(old);
+    }
+    let counts = windows.get(window);
+    if (!counts) {
+      counts = new Map();
+      windows.set(window, counts);
+    }
+    return counts;
+  };
+  return {
+    async consume(key) {
+      const counts = countsOf(key.window);
+      const consumed = (counts.get(key.owner) ?? 0) + 1;
+      counts.set(key.owner, consumed);
+      return { allowed: consumed <= limit, consumed };
+    },
+    async refund(key) {
+      const counts = countsOf(key.window);
+      const counted = counts.get(key.owner) ?? 0;
+      if (counted > 0) counts.set(key.owner, counted - 1);
+    },
+    async spent(key) {
+      return windows.get(key.window)?.get(key.owner) ?? 0;
+    },
+  };
 }
 
 const TABLE = 'quota_counts';

@@ -3,7 +3,7 @@
  * what to answer: allowed or 429, with the rate-limit headers of the binding window.
  */
 import type { Account, Product } from '../domain/account.js';
-import type { WindowCounter } from './counters.js';
+import type { CountKey, WindowCounter } from './counters.js';
 import { limitsFor, PLAN_LIMITS, planOf, type PlanLimitTable, type WindowLimits } from './plans.js';
 import { type WindowName, windowAt } from './windows.js';
 
@@ -67,10 +67,10 @@ export function createQuotaService(counterFor: CounterFactory, table: PlanLimitT
       const states: WindowState[] = [];
       // Minute first: a request refused by the minute never spends the day. A request refused
       // by the day gives its minute unit back, so neither window is spent by a 429 (D4).
-      const spent: { c: WindowCounter; key: string; ttl: number }[] = [];
+      const spent: { c: WindowCounter; key: CountKey; ttl: number }[] = [];
       for (const [window, limit] of limitedWindows(limits)) {
         const span = windowAt(window, now);
-        const key = `${account.id}:${span.index}`;
+        const key = { owner: account.id, window: span.index };
         const ttl = Math.ceil((span.endsAt - now) / 1000) + 1;
         const c = await counter(window, product, plan, limit);
         const result = await c.consume(key, ttl);
@@ -89,7 +89,7 @@ export function createQuotaService(counterFor: CounterFactory, table: PlanLimitT
       const counts: WindowCount[] = [];
       for (const [window, limit] of limitedWindows(limits)) {
         const span = windowAt(window, now);
-        const used = await (await counter(window, product, plan, limit)).spent(`${account.id}:${span.index}`);
+        const used = await (await counter(window, product, plan, limit)).spent({ owner: account.id, window: span.index });
         counts.push({ window, limit, used: Math.min(used, limit), endsAt: span.endsAt });
       }
       return counts;

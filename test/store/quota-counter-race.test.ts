@@ -32,15 +32,17 @@ function poolLosingTheRace(pool: pg.Pool, code: string): pg.Pool {
   });
 }
 
+const ACCT_1 = { owner: 'acct_1', window: 1 };
+
 for (const code of ['42710', '42P07']) {
   maybe(`a counter is made when its table's creation is answered ${code} (made meanwhile by another instance), and it counts`, async () => {
     const schema = await createPgSchema();
     const pool = new pg.Pool({ connectionString: schema.url, max: 2 });
     try {
       const counter = await postgresCounter(poolLosingTheRace(pool, code), 'day:test', 3);
-      expect(await counter.consume('acct_1', 60)).toEqual({ allowed: true, consumed: 1 });
-      expect(await counter.consume('acct_1', 60)).toEqual({ allowed: true, consumed: 2 });
-      expect(await counter.spent('acct_1')).toBe(2);
+      expect(await counter.consume(ACCT_1, 60)).toEqual({ allowed: true, consumed: 1 });
+      expect(await counter.consume(ACCT_1, 60)).toEqual({ allowed: true, consumed: 2 });
+      expect(await counter.spent(ACCT_1)).toBe(2);
     } finally {
       await pool.end();
       await schema.drop();
