@@ -43,6 +43,15 @@ function initScript(openApiPath: string): string {
 `;
 }
 
+/** The /docs pages as a request handler: Express with the router below, no ETag or X-Powered-By of its own. */
+export function createDocsApp(openApiPath: string): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(docsRouter(openApiPath));
+  return app;
+}
+
 /** Serves `/docs` (and `/docs/`), `/docs/init.js` and `/docs/assets/*`; mount it at the root. */
 export function docsRouter(openApiPath: string): express.Router {
   const router = express.Router();

@@ -3,11 +3,12 @@
  * is one pipeline (http-server.ts) on node:http: stamp (request id, security headers, metrics, the log
  * line), limits, then the routes below, in order; every refusal and failure goes to its one error
  * renderer. Express is one mount, for /docs: its static files (ranges, conditional GETs) earn it;
- * everything else is a few lines of node:http and skips its routing and response helpers.
+ * everything else is a few lines of node:http and skips its routing and response helpers. It is
+ * loaded with the first request for /docs: an instance that only answers the API never holds it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import express from 'express';
+import type express from 'express';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Variant } from '../domain/variant.js';
@@ -18,7 +19,6 @@ import { redactUrl } from '../logging/logger.js';
 import type { HttpMetrics } from '../metrics/http-metrics.js';
 import { sendJson } from '../rest/envelope.js';
 import { OPERATIONS_PATH } from '../rest/operation-documents.js';
-import { docsRouter } from './docs.js';
 import { serveExplorer } from './explorer.js';
 import { whenFinished } from './response-finished.js';
 import { answerOnSocket, createPipeline, type GatewayApp, type GatewayRoute, HTTP_LIMITS, type Step, stamp } from './http-server.js';
@@ -115,11 +115,16 @@ export function createVariantApp(options: VariantAppOptions): GatewayApp {
     return false;
   };
 
-  // The contract is public; reading it or the docs needs no key. Express serves /docs and its files.
-  const docs = express();
-  docs.disable('x-powered-by');
-  docs.set('etag', false);
-  docs.use(docsRouter(OPENAPI_PATH));
+  // The contract is public; reading it or the docs needs no key. Express serves /docs and its
+  // files, loaded on the first request for them (3.4 MB of RSS an API-only instance does without).
+  let docs: Promise<express.Express> | undefined;
+  const docsApp = (): Promise<express.Express> =>
+    (docs ??= import('./docs.js')
+      .then(({ createDocsApp }) => createDocsApp(OPENAPI_PATH))
+      .catch((error: unknown) => {
+        docs = undefined; // tried again with the next request
+        throw error;
+      }));
   const notFound = (req: IncomingMessage) => new ApiError(404, `no endpoint ${req.method} ${pathOf(req.url ?? '/')}; the API lives under /api/v1 (see /docs)`);
 
   // Bodies that never change, serialized once.
@@ -157,8 +162,9 @@ export function createVariantApp(options: VariantAppOptions): GatewayApp {
       });
     }
     if (path === '/docs' || path.startsWith('/docs/')) {
-      docs(req as express.Request, res as express.Response, (error?: unknown) => (error ? pipeline.fail(res, error) : pipeline.fail(res, notFound(req))));
-      return true;
+      return docsApp().then((app) => {
+        app(req as express.Request, res as express.Response, (error?: unknown) => (error ? pipeline.fail(res, error) : pipeline.fail(res, notFound(req))));
+      });
     }
     throw notFound(req);
   };

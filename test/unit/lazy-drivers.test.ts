@@ -1,13 +1,14 @@
 /**
- * What an embedded installation does not load: ioredis (only with REDIS_URL) and nodemailer (with
- * the first message over SMTP_URL), a few MB of memory each (docs/performance.md). Checked in a
+ * What an embedded installation does not load: ioredis (only with REDIS_URL), nodemailer (with
+ * the first message over SMTP_URL) and Express (with the first request for /docs), a few MB of
+ * memory each (docs/performance.md). Checked in a
  * child on the built code, as `npm start` loads it: every module the service and the CLI import.
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { REPO_ROOT } from '../support/cli.js';
 
-it('the service and the CLI load without ioredis and nodemailer; pg, which the store opens, loads', () => {
+it('the service and the CLI load without ioredis, nodemailer and express; pg, which the store opens, loads', () => {
   const modules = ['dist/src/app.js', 'dist/src/cli/program.js'].map((file) => path.join(REPO_ROOT, file));
   // A load hook sees every module, CommonJS ones imported from ES modules included (which
   // require.cache does not list).
@@ -28,4 +29,5 @@ it('the service and the CLI load without ioredis and nodemailer; pg, which the s
   expect(packages).toContain('pg'); // the check sees what is loaded
   expect(packages).not.toContain('ioredis');
   expect(packages).not.toContain('nodemailer');
+  expect(packages).not.toContain('express');
 });
