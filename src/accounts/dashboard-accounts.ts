@@ -285,7 +285,7 @@ export function createDashboardAccounts(options: DashboardAccountsOptions) {
     async beginTwoFactor(session: LiveSession): Promise<{ secret: string; uri: string; qrSvg: string }> {
       const user = await userOf(session);
       if (user.totpEnabledAt !== null) throw invalid('two-factor sign-in is on already');
-      const secret = newTotpSecret();
+      const secret = await newTotpSecret();
       await store.users.setPendingTotp(user.id, secret);
       return { secret, ...(await totpEnrolment(ISSUER, user.email, secret)) };
     },

@@ -1,15 +1,17 @@
-/** TOTP two-factor sign-in (RFC 6238, with otplib) and its one-time recovery codes. */
+/**
+ * TOTP two-factor sign-in (RFC 6238, with otplib) and its one-time recovery codes. otplib and
+ * qrcode are loaded with the first use (about 2 MB of heap an API-only instance does without).
+ */
 import { randomBytes } from 'node:crypto';
-import { generateSecret, generateURI, verify } from 'otplib';
-import QRCode from 'qrcode';
 import { tokenHash } from './secrets.js';
 
 export const RECOVERY_CODES = 10;
 
-export const newTotpSecret = (): string => generateSecret();
+export const newTotpSecret = async (): Promise<string> => (await import('otplib')).generateSecret();
 
 /** The otpauth:// URI an authenticator app reads, as text and as an SVG QR code. */
 export async function totpEnrolment(issuer: string, email: string, secret: string): Promise<{ uri: string; qrSvg: string }> {
+  const [{ generateURI }, { default: QRCode }] = await Promise.all([import('otplib'), import('qrcode')]);
   const uri = generateURI({ issuer, label: email, secret });
   return { uri, qrSvg: await QRCode.toString(uri, { type: 'svg', margin: 1 }) };
 }
@@ -18,6 +20,7 @@ export async function totpEnrolment(issuer: string, email: string, secret: strin
 export async function totpCodeIsValid(secret: string, code: string): Promise<boolean> {
   const token = code.replace(/\s+/g, '');
   if (!/^\d{6}$/.test(token)) return false;
+  const { verify } = await import('otplib');
   return (await verify({ secret, token, epochTolerance: 30 })).valid;
 }
 

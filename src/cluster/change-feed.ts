@@ -6,7 +6,7 @@
  * state are announced one by one, for live subscribers (those missed during a reconnection are not
  * sent again: the alert's state is in the store for `priceAlerts`).
  */
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 
 const CHANGE_CHANNEL = 'mgw_changes';
@@ -66,6 +66,8 @@ export function createChangeListener(options: ChangeListenerOptions) {
   const reload = (kind: ChangeKind) => options.onChange(kind).catch((error: Error) => logger.warn({ kind, reason: error.message }, 'read model reload failed'));
 
   async function connect(reconnecting: boolean): Promise<void> {
+    // pg is loaded with the first connection (an embedded installation never makes one).
+    const { default: pg } = await import('pg');
     if (stopped) return;
     const c = new pg.Client({
       connectionString: options.databaseUrl,

@@ -10,7 +10,7 @@
  * (migration 0005) then refuses every write of the old holder's jobs sessions, so when it wakes up
  * it cannot write as leader, and its next check finds the lease gone and stops its jobs.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 
 /** Advisory locks are per database; the schema is part of the key, so deployments sharing a database (one schema each) do not share a leader. */
@@ -103,6 +103,7 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
   }
 
   async function connect(): Promise<pg.Client> {
+    const { default: pg } = await import('pg');
     const c = new pg.Client({
       connectionString: options.databaseUrl,
       connectionTimeoutMillis: 2_000,

@@ -2,11 +2,14 @@
  * `@rateLimit` on expensive fields (the briefs): graphql-rate-limit counts each resolution of the
  * field per account, so fifteen aliased briefs in one operation count fifteen, not one request.
  * Only /graphql is counted: the REST facades answer one brief per request and are metered by the
- * quota of D4. Counts are per instance (an in-memory store).
+ * quota of D4. Counts are per instance (an in-memory store). The library is loaded with the first
+ * limited field resolved over /graphql: it brings graphql-shield, yup and lodash (about 4 MB of heap)
+ * that an instance nobody asks for a brief over /graphql does without.
  */
 import { getDirective, MapperKind, mapSchema } from '@graphql-tools/utils';
 import { defaultFieldResolver, GraphQLError, type GraphQLSchema } from 'graphql';
-import { getGraphQLRateLimiter, type Identity, type Store } from 'graphql-rate-limit';
+import type { GraphQLRateLimitConfig, Identity, Store } from 'graphql-rate-limit';
+import { loadOnce } from '../load-once.js';
 import type { GraphQLContext } from './context.js';
 
 /** The library's default store copies its whole state on every call; a Map does not. */
@@ -29,13 +32,14 @@ interface RateLimitArgs {
 }
 
 export function applyFieldRateLimits(schema: GraphQLSchema): GraphQLSchema {
-  const limiter = getGraphQLRateLimiter({
+  const options: GraphQLRateLimitConfig = {
     identifyContext: (context: GraphQLContext) => context.principal?.account.id ?? 'anonymous',
     store: new MapStore(),
     // Aliases of one field in one operation resolve concurrently; the batch cache counts them
     // together (without it each would read the same old count and store one more).
     enableBatchRequestCache: true,
-  });
+  };
+  const limiter = loadOnce(async () => (await import('graphql-rate-limit')).getGraphQLRateLimiter(options));
   return mapSchema(schema, {
     [MapperKind.OBJECT_FIELD](field) {
       const limit = getDirective(schema, field, 'rateLimit')?.[0] as RateLimitArgs | undefined;
@@ -51,7 +55,7 @@ export function applyFieldRateLimits(schema: GraphQLSchema): GraphQLSchema {
       };
       field.resolve = async (parent, args, context: GraphQLContext, info) => {
         if (context.transport === 'graphql') {
-          const refused = await limiter({ parent, args, context, info }, config);
+          const refused = await (await limiter())({ parent, args, context, info }, config);
           // 429, as /graphql answers it (Apollo and the compiled path read extensions.http).
           if (refused) throw new GraphQLError(refused, { extensions: { code: 'RATE_LIMITED', http: { status: 429 } } });
         }

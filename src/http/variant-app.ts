@@ -15,6 +15,7 @@ import type { Variant } from '../domain/variant.js';
 import type { Classify } from '../edge/classify.js';
 import { ApiError } from '../edge/errors.js';
 import { EXPLORER_PATH } from '../graphql-http/landing-page.js';
+import { loadOnce } from '../load-once.js';
 import { redactUrl } from '../logging/logger.js';
 import type { HttpMetrics } from '../metrics/http-metrics.js';
 import { sendJson } from '../rest/envelope.js';
@@ -117,14 +118,7 @@ export function createVariantApp(options: VariantAppOptions): GatewayApp {
 
   // The contract is public; reading it or the docs needs no key. Express serves /docs and its
   // files, loaded on the first request for them (3.4 MB of RSS an API-only instance does without).
-  let docs: Promise<express.Express> | undefined;
-  const docsApp = (): Promise<express.Express> =>
-    (docs ??= import('./docs.js')
-      .then(({ createDocsApp }) => createDocsApp(OPENAPI_PATH))
-      .catch((error: unknown) => {
-        docs = undefined; // tried again with the next request
-        throw error;
-      }));
+  const docsApp = loadOnce(async () => (await import('./docs.js')).createDocsApp(OPENAPI_PATH));
   const notFound = (req: IncomingMessage) => new ApiError(404, `no endpoint ${req.method} ${pathOf(req.url ?? '/')}; the API lives under /api/v1 (see /docs)`);
 
   // Bodies that never change, serialized once.

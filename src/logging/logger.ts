@@ -2,8 +2,15 @@
  * pino logs: JSON lines for log collectors, readable lines (pino-pretty) for a person at a terminal.
  * Keys never reach a log line: headers are redacted and `apikey` is masked in URLs.
  */
+import { createRequire } from 'node:module';
 import { type DestinationStream, pino, type Logger } from 'pino';
-import { PinoPretty } from 'pino-pretty';
+import type { PinoPretty } from 'pino-pretty';
+
+/**
+ * pino-pretty is required only for a terminal (about 1.2 MB of heap a service logging JSON does
+ * without), synchronously: the logger exists before anything is awaited.
+ */
+const prettyStream = (): typeof PinoPretty => (createRequire(import.meta.url)('pino-pretty') as { PinoPretty: typeof PinoPretty }).PinoPretty;
 
 /** `auto`: pretty when stdout is a terminal, JSON when it is a pipe or a file (a collector reads it). */
 export type LogFormat = 'auto' | 'json' | 'pretty';
@@ -15,7 +22,7 @@ export function consoleDestination(format: LogFormat, out: NodeJS.WritableStream
   // To stdout by its file descriptor, synchronously (sonic-boom): a line written just before a crash
   // or an exit is not lost. (pino-pretty writes to a stream object as the stream does.)
   const destination = out === process.stdout ? 1 : out;
-  return PinoPretty({ destination, sync: true, colorize: isTty, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' });
+  return prettyStream()({ destination, sync: true, colorize: isTty, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' });
 }
 
 /** A key as the CLI issues it, wherever it appears in a URL (an oddly spelled or encoded parameter too). */

@@ -8,7 +8,7 @@
  */
 import type { Agent } from 'node:http';
 import ipaddr from 'ipaddr.js';
-import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+import { loadOnce } from '../load-once.js';
 
 export interface DestinationPolicy {
   /** `http://` allowed as well as `https://` (WEBHOOK_ALLOW_HTTP=1; for tests and internal networks). */
@@ -85,14 +85,48 @@ export function checkWebhookUrl(raw: string, policy: DestinationPolicy): UrlChec
 }
 
 /**
- * The agents deliveries connect with, made once, keeping connections to a receiver alive between
- * deliveries. request-filtering-agent refuses, after DNS resolution, what the policy does not allow.
- * One agent per address family, each given only its family's allowed networks and resolving only
- * that family: the library warns (with a stack, on every connection) when it compares an address
- * with a network of the other family. A name is tried over IPv4, then over IPv6 if it has no IPv4 address.
+ * The agents deliveries connect with, made with the first delivery (request-filtering-agent is
+ * loaded then: 3 MB of RSS an instance that sends no webhook does without), keeping connections to
+ * a receiver alive between deliveries. request-filtering-agent refuses, after DNS resolution, what
+ * the policy does not allow. One agent per address family, each given only its family's allowed
+ * networks and resolving only that family: the library warns (with a stack, on every connection)
+ * when it compares an address with a network of the other family. A name is tried over IPv4, then
+ * over IPv6 if it has no IPv4 address.
  */
 export function createConnectAgents(policy: DestinationPolicy) {
-  const agents = ([4, 6] as const).map((family) => {
+  const agents = loadOnce(() => makeFamilyAgents(policy));
+  return {
+    /** The agents to try in order: the one of the address's family, or IPv4 then IPv6 for a name. */
+    async for(url: URL): Promise<Agent[]> {
+      const families = await agents();
+      const pick = (family: 4 | 6): Agent => {
+        const pair = families.find((a) => a.family === family)!;
+        return url.protocol === 'https:' ? pair.https : pair.http;
+      };
+      const host = url.hostname.replace(/^\[|\]$/g, '');
+      if (ipaddr.isValid(host)) return [pick(ipaddr.parse(host).kind() === 'ipv4' ? 4 : 6)];
+      return [pick(4), pick(6)];
+    },
+    destroy(): void {
+      agents.ifLoaded((families) => {
+        for (const a of families) {
+          a.http.destroy();
+          a.https.destroy();
+        }
+      });
+    },
+  };
+}
+
+interface FamilyAgents {
+  family: 4 | 6;
+  http: Agent;
+  https: Agent;
+}
+
+async function makeFamilyAgents(policy: DestinationPolicy): Promise<FamilyAgents[]> {
+  const { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } = await import('request-filtering-agent');
+  return ([4, 6] as const).map((family) => {
     const options = {
       family,
       keepAlive: true,
@@ -102,24 +136,6 @@ export function createConnectAgents(policy: DestinationPolicy) {
     };
     return { family, http: new RequestFilteringHttpAgent(options), https: new RequestFilteringHttpsAgent(options) };
   });
-  const pick = (url: URL, family: 4 | 6): Agent => {
-    const pair = agents.find((a) => a.family === family)!;
-    return url.protocol === 'https:' ? pair.https : pair.http;
-  };
-  return {
-    /** The agents to try in order: the one of the address's family, or IPv4 then IPv6 for a name. */
-    for(url: URL): Agent[] {
-      const host = url.hostname.replace(/^\[|\]$/g, '');
-      if (ipaddr.isValid(host)) return [pick(url, ipaddr.parse(host).kind() === 'ipv4' ? 4 : 6)];
-      return [pick(url, 4), pick(url, 6)];
-    },
-    destroy(): void {
-      for (const a of agents) {
-        a.http.destroy();
-        a.https.destroy();
-      }
-    },
-  };
 }
 
 export type ConnectAgents = ReturnType<typeof createConnectAgents>;

@@ -30,7 +30,7 @@ const NO_ADDRESS = /^(ENOTFOUND|ENODATA)\b/;
 export async function sendAttempt(target: Target, options: SendOptions): Promise<AttemptResult> {
   const url = new URL(target.url);
   const deadline = Date.now() + options.timeoutMs;
-  const [first, ...others] = options.agents.for(url);
+  const [first, ...others] = await options.agents.for(url);
   let result = await sendThrough(url, first!, target, options, options.timeoutMs);
   for (const agent of others) {
     if (result.kind !== 'failed' || !NO_ADDRESS.test(result.error)) break;

@@ -3,7 +3,6 @@
  * business day, quoted per 1 EUR. Crosses against the dollar are derived from two EUR rates
  * (GBP/USD = USD per EUR / GBP per EUR). Daily data: only 1d candles, open = high = low = close.
  */
-import { unzipSync } from 'fflate';
 import type { Candle, MarketMeta, Quote } from '../../domain/market.js';
 import type { Connector, MarketDataBatch } from '../connector.js';
 import { UpstreamError } from '../errors.js';
@@ -119,9 +118,13 @@ function ecbBatch(days: readonly DailyRates[], keepDays: number, now: number, pr
   return marketDataBatch(metas, quotes, candles, problems);
 }
 
-/** The ECB serves the history as a zip holding one CSV; proxies and mirrors may serve the CSV itself. */
-function ecbCsvText(bytes: Uint8Array): string {
+/**
+ * The ECB serves the history as a zip holding one CSV; proxies and mirrors may serve the CSV itself.
+ * The unzipper is loaded with the first archive (1.2 MB of RSS an instance without the ECB feed does without).
+ */
+async function ecbCsvText(bytes: Uint8Array): Promise<string> {
   if (bytes[0] === 0x50 && bytes[1] === 0x4b) {
+    const { unzipSync } = await import('fflate');
     let files: Record<string, Uint8Array>;
     try {
       files = unzipSync(bytes);
@@ -143,7 +146,7 @@ export function createEcbConnector(): Connector<MarketDataBatch> & { symbols: st
     defaultBaseUrl: 'https://www.ecb.europa.eu/stats/eurofxref',
     symbols: ECB_CROSSES.map((c) => c.symbol),
     async poll({ http, backfill, now }) {
-      const { days, problems } = parseEcbCsv(ecbCsvText(await http.bytes('/eurofxref-hist.zip')));
+      const { days, problems } = parseEcbCsv(await ecbCsvText(await http.bytes('/eurofxref-hist.zip')));
       return ecbBatch(days, backfill ? BACKFILL_DAYS : RECENT_DAYS, now, problems);
     },
   };
