@@ -24,7 +24,21 @@ import autocannon from 'autocannon';
 import { benchSubscribers } from './subscribers.js';
 import { benchUsageCount } from './usage-count.js';
 import { benchWebhooks } from './webhooks.js';
-import { CLI, cpuMs, createBenchKey, HAS_TASKSET, peakRssMb, ROOT, rssMb, serviceEnv, start, startService, waitFor } from './harness.js';
+import {
+  CLI,
+  cpuMs,
+  createBenchKey,
+  HAS_TASKSET,
+  peakRssMb,
+  ROOT,
+  rssMb,
+  serviceEnv,
+  shebangFlags,
+  shebangVariables,
+  start,
+  startService,
+  waitFor,
+} from './harness.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -265,14 +279,11 @@ async function runSuite(label: string, scale: boolean): Promise<Suite> {
     if (seeded.status !== 0) throw new Error('seeding failed');
     keys = fs.readFileSync(keysFile, 'utf8').split('\n');
     // What the process holds before any data and what each read model adds (bench/memory.mjs).
-    const held = spawnSync(
-      'node',
-      ['--expose-gc', '--max-semi-space-size=16', '--heap-growing-percent=35', path.join(ROOT, 'bench/memory.mjs'), dataDir, keysFile],
-      {
-        env,
-        encoding: 'utf8',
-      },
-    );
+    const held = spawnSync('node', ['--expose-gc', ...shebangFlags(), path.join(ROOT, 'bench/memory.mjs'), dataDir, keysFile], {
+      // As the bin starts the service: its V8 flags and glibc's arenas.
+      env: { ...shebangVariables(), ...env },
+      encoding: 'utf8',
+    });
     if (held.status !== 0) throw new Error(`bench/memory.mjs failed: ${held.stderr}`);
     memory = JSON.parse(held.stdout) as object[];
   }

@@ -50,14 +50,23 @@ export function start(argv: string[], env: NodeJS.ProcessEnv, core: number): Chi
  */
 export function startService(env: NodeJS.ProcessEnv): ChildProcess {
   const extra = process.env.BENCH_SERVICE_NODE_OPTIONS?.split(/\s+/).filter(Boolean) ?? [];
-  const child = start(extra.length ? ['node', ...binV8Flags(), ...extra, CLI, 'start'] : [CLI, 'start'], env, 0);
+  // With flags of its own, node is started directly: the shebang's variables and flags go too.
+  const child = extra.length ? start(['node', ...shebangFlags(), ...extra, CLI, 'start'], { ...shebangVariables(), ...env }, 0) : start([CLI, 'start'], env, 0);
   const out = process.env.BENCH_SERVICE_STDOUT;
   if (out) child.stdout?.pipe(fs.createWriteStream(out, { flags: 'a' }));
   return child;
 }
 
-/** The flags the bin's shebang gives node (`#!/usr/bin/env -S node --flag ...`). */
-const binV8Flags = (): string[] => (fs.readFileSync(CLI, 'utf8').split('\n', 1)[0] ?? '').split(/\s+/).filter((word) => word.startsWith('--'));
+const shebang = (): string[] => (fs.readFileSync(CLI, 'utf8').split('\n', 1)[0] ?? '').split(/\s+/);
+/** The flags the bin's shebang gives node (`#!/usr/bin/env -S NAME=value node --flag ...`). */
+export const shebangFlags = (): string[] => shebang().filter((word) => word.startsWith('--'));
+/** The variables the bin's shebang sets for node (`NAME=value`). */
+export const shebangVariables = (): Record<string, string> =>
+  Object.fromEntries(
+    shebang()
+      .filter((word) => /^[A-Z_]+=/.test(word))
+      .map((word) => word.split('=', 2) as [string, string]),
+  );
 
 /** A key made by the CLI, as an operator would (this also creates the schema). */
 export function createBenchKey(env: NodeJS.ProcessEnv): { key: string; accountId: string } {

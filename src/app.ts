@@ -175,6 +175,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       ...(openFiles ? { openFiles, connections: limits } : {}),
       // Started without the bin (node dist/... directly), V8's defaults hold more memory (docs/operations.md).
       v8Heap: v8HeapOf(process.execArgv, process.env.NODE_OPTIONS),
+      mallocArenaMax: process.env.MALLOC_ARENA_MAX ?? 'glibc default',
       startupMs: Date.now() - started,
     },
     a === undefined ? 'market-gateway worker running' : 'market-gateway listening',

@@ -1,7 +1,7 @@
-#!/usr/bin/env -S node --max-semi-space-size=16 --heap-growing-percent=35
+#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=16 --heap-growing-percent=35
 /**
  * Entry point of the `market-gateway` bin. Exit codes: 0 success, 1 any error (usage or runtime).
- * The shebang sets V8's heap (src/config/v8-heap.ts says why); `npm start` runs this file, not
+ * The shebang sets V8's heap and glibc's malloc arenas (src/config/v8-heap.ts says why); `npm start` runs this file, not
  * `node` on it, so the flags apply.
  */
 // First: ESM evaluates imports in order, so an unsupported Node is refused before better-sqlite3 loads.

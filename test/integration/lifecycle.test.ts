@@ -41,9 +41,10 @@ it('SIGTERM to `npm start` stops the server itself: exit 0, no process left, bot
       .output()
       .split('\n')
       .find((l) => l.includes('market-gateway listening'))!,
-  ) as { pid: number; marketData: string; prediction: string; v8Heap: unknown };
-  // npm start runs the bin, whose shebang sets V8's heap (src/config/v8-heap.ts).
+  ) as { pid: number; marketData: string; prediction: string; v8Heap: unknown; mallocArenaMax: unknown };
+  // npm start runs the bin, whose shebang sets V8's heap and glibc's arenas (src/config/v8-heap.ts).
   expect(line.v8Heap).toEqual({ semiSpaceMb: 16, heapGrowingPercent: 35 });
+  expect(line.mallocArenaMax).toBe('2');
   const ports = [new URL(line.marketData).port, new URL(line.prediction).port].map(Number);
   expect(line.pid).not.toBe(run.child.pid); // npm's child, not npm
   expect(await portRefuses(ports[0]!)).toBe(false);
