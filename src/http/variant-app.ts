@@ -86,7 +86,8 @@ export function createVariantApp(options: VariantAppOptions): GatewayApp {
   /** Per answer, once it is sent: its metrics, and a log line when the level logs it. One function for all. */
   function answered(this: Timed): void {
     const seconds = (performance.now() - this[STARTED]!) / 1000;
-    const url = this.req.url ?? '/';
+    // Express, serving /docs, cuts its mount off req.url; originalUrl is the path the client asked for.
+    const url = (this.req as { originalUrl?: string }).originalUrl ?? this.req.url ?? '/';
     options.httpMetrics?.observe(variant, options.httpMetrics.routeOf(pathOf(url)), this.statusCode, seconds);
     if (!logger.isLevelEnabled('info')) return;
     logger.info(

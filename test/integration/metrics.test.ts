@@ -31,6 +31,13 @@ it('counts and times answers by variant, route and status; unknown paths share o
   expect(text).toMatch(/mgw_http_request_duration_seconds_bucket\{le="0\.005",variant="A",route="\/api\/v1\/markets"\}/);
 });
 
+it('counts a docs asset under /docs, by the path asked for (Express, which serves it, rewrites the request url)', async () => {
+  const docs = 'mgw_http_requests_total{variant="A",route="/docs",status="200"}';
+  const before = await sample(docs);
+  await t.a.get('/docs/assets/swagger-ui.css').expect(200);
+  expect(await sample(docs)).toBe(before + 1);
+});
+
 it('counts quota refusals by variant and product', async () => {
   const { key } = await t.createKey('free');
   const series = 'mgw_quota_rejections_total{variant="A",product="marketData"}';
