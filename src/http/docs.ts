@@ -53,7 +53,7 @@ export function createDocsApp(openApiPath: string): express.Express {
 }
 
 /** Serves `/docs` (and `/docs/`), `/docs/init.js` and `/docs/assets/*`; mount it at the root. */
-export function docsRouter(openApiPath: string): express.Router {
+function docsRouter(openApiPath: string): express.Router {
   const router = express.Router();
   const script = initScript(openApiPath);
 

@@ -1,7 +1,6 @@
-import express from 'express';
 import request from 'supertest';
 import { z } from 'zod';
-import { docsRouter } from '../../src/http/docs.js';
+import { createDocsApp } from '../../src/http/docs.js';
 import { ERROR_TYPES } from '../../src/edge/errors.js';
 import { buildOpenApiDocument } from '../../src/rest/openapi.js';
 import { intParam } from '../../src/rest/params.js';
@@ -206,8 +205,8 @@ describe('buildOpenApiDocument, variant B (prediction markets)', () => {
   });
 });
 
-describe('docsRouter', () => {
-  const app = express().use(docsRouter('/api/v1/openapi.json'));
+describe('the /docs app', () => {
+  const app = createDocsApp('/api/v1/openapi.json');
 
   it.each(['/docs', '/docs/'])('GET %s serves a page that loads only same-origin /docs assets', async (path) => {
     const res = await request(app).get(path).expect(200);
@@ -229,6 +228,7 @@ describe('docsRouter', () => {
       const res = await request(app).get(url!).expect(200);
       expect(res.headers['content-type']).toMatch(url!.endsWith('.css') ? /^text\/css/ : /^(text|application)\/javascript/);
       if (url!.startsWith('/docs/assets/')) expect(res.headers['cache-control']).toMatch(/max-age=\d+/);
+      expect(res.headers['x-powered-by']).toBeUndefined(); // Express does not announce itself
     }
   });
 
