@@ -29,7 +29,7 @@ export interface WindowCounter {
 }
 
 /** A count's key in a store: the window's index in it, so windows never overlap. */
-const keyText = (key: CountKey): string => `${key.owner}:${key.window}`;
+export const keyText = (key: CountKey): string => `${key.owner}:${key.window}`;
 
 function wrap(limiter: RateLimiterAbstract): WindowCounter {
   return {

@@ -5,9 +5,7 @@
  */
 import fc from 'fast-check';
 import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
-import { type CountKey, minuteCounter } from '../../src/quota/counters.js';
-
-const text = (key: CountKey) => `${key.owner}:${key.window}`;
+import { keyText as text, minuteCounter } from '../../src/quota/counters.js';
 
 it('answers every consume, refund and read as rate-limiter-flexible does', async () => {
   await fc.assert(
