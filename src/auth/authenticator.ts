@@ -64,7 +64,11 @@ const MAX_ENTRIES = 50_000;
 const MAX_UNKNOWN = 10_000;
 /** After a failed lookup, known keys are admitted on their entries for this long without asking the store again (each try may wait a second). */
 const STORE_RETRY_MS = 2_000;
-/** A known key whose re-read takes longer than this is answered from its entry meanwhile (a hung store would make it wait its full second). */
+/**
+ * A known key whose re-read takes longer than this is answered from its entry meanwhile (a hung
+ * store would make it wait its full second). The request's own statements then have what is left of
+ * their bound, counted from its admission (store-deadline.ts), not a whole bound more.
+ */
 const SLOW_LOOKUP_MS = 250;
 
 export function createAuthenticator(options: AuthenticatorOptions) {

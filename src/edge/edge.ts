@@ -13,6 +13,7 @@ import type { Classify } from './classify.js';
 import { ApiError } from './errors.js';
 import type { QuotaService } from '../quota/index.js';
 import { QuotaUnavailableError } from '../quota/redis-quota.js';
+import { storeDeadlineAfterAdmission } from '../store/store-deadline.js';
 
 /** What a target needs: a plan per product it reads; `open` when it reads no data (introspection), so no key is needed. */
 export interface Access {
@@ -41,12 +42,18 @@ export interface EdgeRequest<Target, Params> {
 }
 
 /** An admitted request: who, what, with which parameters, and the rate-limit headers for its answer. */
-interface Admitted<Target, Params> {
+export interface Admitted<Target, Params> {
   admitted: true;
   principal: Principal | null;
   target: Target;
   params: Params;
   headers: Record<string, string>;
+  /**
+   * When the request's PostgreSQL statements must be done, where its admission waited on the store
+   * (a known key's re-read); undefined for the usual admission from memory. The transport runs the
+   * request within it (`withinStoreDeadline`).
+   */
+  storeDeadline: number | undefined;
 }
 
 /**
@@ -118,6 +125,7 @@ export function createEdge(options: EdgeOptions): Edge {
   return {
     variant: options.variant,
     async admit(request) {
+      const began = performance.now();
       let headers: Record<string, string> = {};
       const refuse = (error: ApiError): Refused => ({ admitted: false, error, headers: { ...headers, ...error.headers } });
       try {
@@ -139,7 +147,7 @@ export function createEdge(options: EdgeOptions): Edge {
         // 5. Parameters (400)
         const params = request.parameters(target);
         if (params instanceof ApiError) return refuse(params);
-        return { admitted: true, principal, target, params, headers };
+        return { admitted: true, principal, target, params, headers, storeDeadline: storeDeadlineAfterAdmission(began) };
       } catch (caught) {
         // The plan's DomainError, the quota's ApiError, or a dependency's failure.
         return refuse(options.classify(request.transport, caught));

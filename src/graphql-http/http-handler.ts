@@ -14,13 +14,14 @@ import Negotiator from 'negotiator';
 import getRawBody from 'raw-body';
 import type { Principal } from '../auth/authenticator.js';
 import { presentedKey } from '../auth/api-key.js';
-import type { Edge } from '../edge/edge.js';
+import type { Admitted, Edge } from '../edge/edge.js';
 import { ApiError } from '../edge/errors.js';
 import { toGraphQLErrors } from '../edge/graphql-codes.js';
 import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
 import type { PreparedOperation } from '../graphql/catalogue/prepare.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { type createResponseCache, etagOf, matchesEtag } from '../rest/response-cache.js';
+import { withinStoreDeadline } from '../store/store-deadline.js';
 import { graphqlRequestOf, refusalAsApiError, type GraphQLRequest } from './graphql-request.js';
 
 interface GraphQLHttpOptions {
@@ -102,6 +103,7 @@ function routeFor(catalogue: OperationCatalogue, request: GraphQLRequest, caller
 }
 
 type Compiled = NonNullable<ReturnType<OperationCatalogue['compiled']>>;
+type AdmittedOperation = Admitted<PreparedOperation, Record<string, unknown>>;
 
 /** A result with errors, carried out of the cache's computation so that it is sent but not kept. */
 class Uncacheable {
@@ -287,13 +289,18 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
       },
     });
     if (!outcome.admitted) return send(req, res, type!, outcome.error.status, { errors: toGraphQLErrors(outcome.error).map(format) }, outcome.headers);
-    const context = catalogue.context(outcome.principal, 'graphql', { admitted: true });
-    Object.assign(context.responseHeaders, outcome.headers);
-    // Compiled once admitted (the first time this text runs), never for a caller the edge refused.
-    const compiled = catalogue.compiled(outcome.target);
-    if (compiled && outcome.target.answers) return runCached(req, res, type!, outcome.target, compiled, context, outcome.params);
-    if (compiled) return runCompiled(req, res, type!, compiled, context, outcome.params);
-    options.requests?.inc({ path: 'apollo' });
-    return runApollo(req, res, body, context, { ...request, query: outcome.target.text });
+    return withinStoreDeadline(outcome.storeDeadline, () => run(req, res, type!, body, request, outcome));
   };
+
+  /** An admitted operation: from the answers' cache, compiled, or by Apollo. */
+  function run(req: IncomingMessage, res: ServerResponse, type: string, body: unknown, request: GraphQLRequest, admitted: AdmittedOperation): Promise<void> {
+    const context = catalogue.context(admitted.principal, 'graphql', { admitted: true });
+    Object.assign(context.responseHeaders, admitted.headers);
+    // Compiled once admitted (the first time this text runs), never for a caller the edge refused.
+    const compiled = catalogue.compiled(admitted.target);
+    if (compiled && admitted.target.answers) return runCached(req, res, type, admitted.target, compiled, context, admitted.params);
+    if (compiled) return runCompiled(req, res, type, compiled, context, admitted.params);
+    options.requests?.inc({ path: 'apollo' });
+    return runApollo(req, res, body, context, { ...request, query: admitted.target.text });
+  }
 }

@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { presentedKey } from '../auth/api-key.js';
 import type { Classify } from '../edge/classify.js';
-import type { Edge } from '../edge/edge.js';
+import type { Admitted, Edge } from '../edge/edge.js';
 import { ApiError } from '../edge/errors.js';
 import type { Principal } from '../auth/authenticator.js';
 import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
@@ -19,6 +19,7 @@ import { createOperationDocuments, operationHrefOf, type RouteOperation } from '
 import { checkParams, parseRawQuery } from './params.js';
 import { createResponseCache, matchesEtag } from './response-cache.js';
 import { type RouteDefinition, routeIdOf, routeWhat } from './route-table.js';
+import { withinStoreDeadline } from '../store/store-deadline.js';
 
 interface PreparedRoute {
   route: RouteDefinition;
@@ -37,6 +38,8 @@ interface PreparedRoute {
   /** The 410 of a route past its sunset (when enforced), at `now`. */
   gone(now: number): ApiError | undefined;
 }
+
+type AdmittedRoute = Admitted<PreparedRoute, Record<string, unknown>>;
 
 interface FacadeOptions {
   routes: readonly RouteDefinition[];
@@ -109,27 +112,31 @@ export function createFacadeHandler(options: FacadeOptions) {
       });
       for (const [name, value] of Object.entries({ ...known?.headers, ...outcome.headers })) res.setHeader(name, value);
       if (!outcome.admitted) return sendError(res, variant, outcome.error, head);
-      const { target: prepared, params, principal } = outcome;
-      // 6. Execution, or the answer already computed for the same data and parameters
-      const policy = prepared.route.cache;
-      if (!policy) {
-        const value = prepared.route.reshape(await run(prepared, params, principal), params);
-        sendJson(res, 200, Buffer.from(JSON.stringify(value)), head);
-        return;
-      }
-      const body = await cache.answer(policy, options.services, principal, path, params, async () =>
-        prepared.route.reshape(await run(prepared, params, principal), params),
-      );
-      res.setHeader('ETag', body.etag);
-      res.setHeader('Cache-Control', `private, max-age=${policy.maxAgeSeconds}`);
-      if (matchesEtag(req.headers['if-none-match'], body.etag)) {
-        sendJson(res, 304, undefined);
-        return;
-      }
-      sendJson(res, 200, body.bytes, head);
+      await withinStoreDeadline(outcome.storeDeadline, () => answer(req, res, outcome, head));
     } catch (error) {
       sendError(res, variant, classify('rest', error), head);
     }
+  }
+
+  /** Step 6: the route's answer, executed, or already computed for the same data and parameters. */
+  async function answer(req: IncomingMessage, res: ServerResponse, admitted: AdmittedRoute, head: boolean): Promise<void> {
+    const { target: prepared, params, principal } = admitted;
+    const policy = prepared.route.cache;
+    if (!policy) {
+      const value = prepared.route.reshape(await run(prepared, params, principal), params);
+      sendJson(res, 200, Buffer.from(JSON.stringify(value)), head);
+      return;
+    }
+    const body = await cache.answer(policy, options.services, principal, prepared.route.path, params, async () =>
+      prepared.route.reshape(await run(prepared, params, principal), params),
+    );
+    res.setHeader('ETag', body.etag);
+    res.setHeader('Cache-Control', `private, max-age=${policy.maxAgeSeconds}`);
+    if (matchesEtag(req.headers['if-none-match'], body.etag)) {
+      sendJson(res, 304, undefined);
+      return;
+    }
+    sendJson(res, 200, body.bytes, head);
   }
 
   const operations = [...routes.values()].map((prepared) => prepared.published);

@@ -9,6 +9,7 @@ import { type Driver, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type pg from 'pg';
 import { type Engine, migrateToLatest } from './migrations.js';
 import { withStatementDeadline } from './pg-deadline.js';
+import { REQUEST_STATEMENT_MS } from './store-deadline.js';
 import type { Database } from './tables.js';
 import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
 
@@ -44,11 +45,6 @@ export interface OpenStoreOptions {
 }
 
 const INT8_OID = 20;
-/**
- * How long a request's statement, its wait for a connection included, may take on PostgreSQL
- * (pg-deadline.ts): a dead or hung database is a 503 within a second, answer included.
- */
-export const REQUEST_STATEMENT_MS = 800;
 /**
  * How long a migration's statement may take on PostgreSQL: an index built on a large table, or the
  * wait for another instance that is migrating (Kysely's advisory lock, which itself waits up to an

@@ -3,7 +3,8 @@
  * connection and the statement together. pg bounds each on its own (`connectionTimeoutMillis`,
  * `query_timeout`), so a request that waited most of its bound for a connection (every connection
  * busy on a hung database) could then spend the whole bound again on its statement: 1.4 s where a
- * second was promised. Here a statement gets what the wait left of `statementMs`.
+ * second was promised. Here a statement gets what the wait left of `statementMs`, or of the
+ * request's deadline where its admission already waited on the store (store-deadline.ts).
  *
  * A statement pg gave up on still runs on the server, on its connection: a client given back to the
  * pool as usual would make the next request wait behind it, and time out in turn. Such a client is
@@ -11,6 +12,7 @@
  */
 import type { PostgresPool } from 'kysely';
 import type pg from 'pg';
+import { currentStoreDeadline } from './store-deadline.js';
 
 /** The subset of pg's pool client Kysely uses (its PostgresPoolClient). */
 interface BoundedClient {
@@ -20,6 +22,34 @@ interface BoundedClient {
 
 /** What pg rejects a statement with when its `query_timeout` passes. */
 const PG_READ_TIMEOUT = 'Query read timeout';
+/** pg's own words when `connectionTimeoutMillis` passes: classified as the database's unavailability. */
+const PG_CONNECT_TIMEOUT = 'timeout exceeded when trying to connect';
+
+/**
+ * A connection from the pool within `ms`, shorter than the pool's own connection bound. A client
+ * that comes after the time is up goes back to the pool, for the next request.
+ */
+function connectWithin(pool: pg.Pool, ms: number): Promise<pg.PoolClient> {
+  if (ms <= 0) return Promise.reject(new Error(PG_CONNECT_TIMEOUT));
+  return new Promise((resolve, reject) => {
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      reject(new Error(PG_CONNECT_TIMEOUT));
+    }, ms);
+    pool.connect().then(
+      (client) => {
+        clearTimeout(timer);
+        if (late) client.release();
+        else resolve(client);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        if (!late) reject(error);
+      },
+    );
+  });
+}
 
 export function withStatementDeadline(pool: pg.Pool, statementMs: number): PostgresPool {
   /** One wrapper per pooled client, so Kysely keeps one connection object per client. */
@@ -49,9 +79,12 @@ export function withStatementDeadline(pool: pg.Pool, statementMs: number): Postg
     Client: (pool as unknown as { Client: unknown }).Client,
     async connect(): Promise<BoundedClient> {
       const asked = performance.now();
-      const client = await pool.connect();
+      // A request that already waited in its admission has only what is left of its deadline.
+      const deadline = currentStoreDeadline();
+      const boundMs = deadline === undefined ? statementMs : Math.min(statementMs, deadline - asked);
+      const client = boundMs < statementMs ? await connectWithin(pool, boundMs) : await pool.connect();
       const wrapper = wrappers.get(client) ?? wrap(client);
-      wrapper.leftMs = Math.max(1, Math.round(statementMs - (performance.now() - asked)));
+      wrapper.leftMs = Math.max(1, Math.round(boundMs - (performance.now() - asked)));
       return wrapper;
     },
     end: () => pool.end(),

@@ -1,11 +1,15 @@
 /**
  * On PostgreSQL a request's wait for a connection and its statement share one bound (800 ms): a
  * statement that waited for a connection gets only what is left, so a hung or saturated database
- * is answered within the bound instead of the wait plus a whole statement's bound. And the pool's
+ * is answered within the bound instead of the wait plus a whole statement's bound; a request whose
+ * admission already waited has only what is left of its deadline. And the pool's
  * connections end with the store, whichever way they were used.
  */
 import { sql } from 'kysely';
+import pino from 'pino';
+import { createDegradedAnswers } from '../../src/edge/degraded.js';
 import { openStore, type StoreConnection } from '../../src/store/database.js';
+import { withinStoreDeadline } from '../../src/store/store-deadline.js';
 import { createPgSchema, postgresAvailable, tempDataDir } from '../support/engines.js';
 
 const enabled = await postgresAvailable();
@@ -53,6 +57,37 @@ maybe('a statement that waited for the only connection is cut when the bound is 
   expect(outcome).toMatch(/timeout/i);
   // Bounded per part, it would take the wait for the holder plus a whole 800 ms statement.
   expect(waitedMs).toBeLessThan(heldMs + 800);
+});
+
+maybe("within a request's deadline, a statement has what is left of it, not a whole bound", async () => {
+  await sql`select 1`.execute(store!.db);
+  // 0.5 s passes alone (above); a request whose admission already spent all but 200 ms of its bound is cut.
+  const cut = withinStoreDeadline(performance.now() + 200, () => sleep(0.5));
+  await expect(cut).rejects.toThrow(/timeout/i);
+  // The deadline stays with that request: the next statement, outside it, has its whole bound.
+  await expect(sleep(0.5)).resolves.toBeDefined();
+});
+
+maybe('a deadline already past refuses the statement at once, as a connection time-out, and the store says it is unavailable', async () => {
+  const refusal = await withinStoreDeadline(performance.now() - 1, () => sql`select 1`.execute(store!.db)).catch((e: unknown) => e);
+  expect(refusal).toBeInstanceOf(Error);
+  expect(createDegradedAnswers(pino({ level: 'silent' })).answerFor('rest', refusal)?.status).toBe(503);
+});
+
+maybe("a wait for a connection is cut at the request's deadline; the connection that comes later serves the next statement", async () => {
+  await sql`select 1`.execute(store!.db);
+  const order: string[] = [];
+  // The only connection is held for 700 ms; a request with 100 ms left does not wait for it.
+  const holder = sleep(0.7).then(() => order.push('holder done'));
+  const waiter = withinStoreDeadline(performance.now() + 100, () => sql`select 1`.execute(store!.db)).catch((e: Error) => {
+    order.push(`waiter: ${e.message}`);
+  });
+  await Promise.all([holder, waiter]);
+  expect(order).toEqual(['waiter: timeout exceeded when trying to connect', 'holder done']);
+  // The connection the cut wait would have had went back to the pool, not astray.
+  await expect(sql`select 1 as one`.execute(store!.db)).resolves.toMatchObject({ rows: [{ one: 1 }] });
+  expect(store!.pgPool!.totalCount).toBe(1);
+  expect(store!.pgPool!.waitingCount).toBe(0);
 });
 
 maybe('a statement cut by its bound does not hold the connection for the next one', async () => {

@@ -7,6 +7,7 @@ import { createDegradedAnswers } from '../../src/edge/degraded.js';
 import { ApiError } from '../../src/edge/errors.js';
 import { createStoreQuota } from '../../src/quota/index.js';
 import { createStore, openStore, type Store } from '../../src/store/index.js';
+import { REQUEST_STATEMENT_MS } from '../../src/store/store-deadline.js';
 import { tempDataDir } from '../support/engines.js';
 import { issueKey } from '../support/keys.js';
 
@@ -165,6 +166,27 @@ it('classifies what a dependency throws once, into the refusal the transport ren
   });
   const outcome = await failing.admit(request('mgw_x').req);
   expect(outcome).toMatchObject({ admitted: false, error: { status: 503, message: 'rest: connect ECONNREFUSED' } });
+});
+
+it("an admission that waited on the store gives the request a deadline for its statements, counted from the admission's start", async () => {
+  const key = await keyOf('free');
+  const authenticator = createAuthenticator({ accounts: store.accounts, pollMs: 60_000 });
+  // A known key's re-read on a slow database: answered after 100 ms.
+  const slow = createEdge({
+    variant: 'B',
+    authenticator: { authenticate: async (k: string) => new Promise((r) => setTimeout(r, 100)).then(() => authenticator.authenticate(k)) } as never,
+    quota: createStoreQuota(store.connection),
+    now: () => NOW,
+    classify: (_where, error) => error as ApiError,
+  });
+  const before = performance.now();
+  const outcome = await slow.admit(request(key).req);
+  const after = performance.now();
+  expect(outcome.admitted).toBe(true);
+  const began = (outcome as { storeDeadline: number }).storeDeadline - REQUEST_STATEMENT_MS;
+  // Not a whole bound from now: the admission's wait is taken out of it.
+  expect(began).toBeGreaterThanOrEqual(before);
+  expect(began).toBeLessThanOrEqual(after - 90);
 });
 
 it("classify: a library's 4xx is the client's, a dependency's failure a 503, anything else a bare 500", () => {
