@@ -6,7 +6,10 @@
  * statements within a deadline counted from the start of its admission instead.
  *
  * The deadline travels with the request's asynchronous work (AsyncLocalStorage), entered only for
- * such requests: the hot path, whose admission reads memory, pays nothing for it.
+ * such requests: the hot path, whose admission reads memory, pays nothing for it. Work that outlives
+ * the request must not be started from inside it (a timer, a poll): it would carry the deadline,
+ * and its later statements would be refused. None does today: the service's timers start with it,
+ * and a request's own end with the request.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 
