@@ -13,7 +13,7 @@ import { CLI_ACTOR, issueKey } from '../../src/auth/key-management.js';
 import type { MarketDataPlan } from '../../src/domain/account.js';
 import { runCli } from '../support/cli.js';
 import { csrfOf, rowsOf, signedUpAgent, submit, textOf } from '../support/dashboard.js';
-import { bearer, startTestService, type TestService } from '../support/service.js';
+import { bearer, realSecond, startTestService, TestClock, type TestService } from '../support/service.js';
 import { within } from '../support/wait.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -22,7 +22,7 @@ let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  t = await startTestService({ env: { WEBHOOK_ALLOW_HTTP: '1', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128', WEBHOOK_POLL_MS: '100' } });
+  t = await startTestService({ clock: new TestClock(realSecond()), env: { WEBHOOK_ALLOW_HTTP: '1', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128', WEBHOOK_POLL_MS: '100' } });
 });
 afterAll(async () => {
   await t?.close();

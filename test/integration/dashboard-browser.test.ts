@@ -13,7 +13,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { Webhook } from 'standardwebhooks';
 import { utcDate } from '../../src/domain/time.js';
 import { runCli } from '../support/cli.js';
-import { bearer, startTestService, type TestService } from '../support/service.js';
+import { bearer, realSecond, startTestService, TestClock, type TestService } from '../support/service.js';
 import { within } from '../support/wait.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -31,7 +31,7 @@ let browser: Browser | undefined;
 const violations: { page: string; ids: string[] }[] = [];
 
 beforeAll(async () => {
-  t = await startTestService({ env: { WEBHOOK_ALLOW_HTTP: '1', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8', WEBHOOK_POLL_MS: '100' } });
+  t = await startTestService({ clock: new TestClock(realSecond()), env: { WEBHOOK_ALLOW_HTTP: '1', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8', WEBHOOK_POLL_MS: '100' } });
   if (CHROMIUM)
     browser = await chromium.launch({
       executablePath: CHROMIUM,

@@ -43,6 +43,13 @@ export function midMinute(): number {
   return (closeToMidnight ? minute - 5 * 60_000 : minute) + 20_000;
 }
 
+/**
+ * The current real second, for a clock whose deliveries a receiver verifies: Standard Webhooks
+ * verifiers check `webhook-timestamp` against their own clock with 5 minutes' tolerance, which
+ * `midMinute()`'s step back near midnight can exceed (CI at 23:55 UTC saw "Message timestamp too old").
+ */
+export const realSecond = (): number => Math.floor(Date.now() / 1000) * 1000;
+
 export interface TestService {
   service: Service;
   clock: TestClock;

@@ -17,14 +17,14 @@ import { registerEndpoint, rotateSecret } from '../../src/webhooks/endpoints.js'
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../src/webhooks/retry-schedule.js';
 import { signDelivery } from '../../src/webhooks/signing.js';
 import { issueKey } from '../support/keys.js';
-import { TestClock } from '../support/service.js';
+import { realSecond, TestClock } from '../support/service.js';
 import { describeOnEachEngine } from '../support/store-suite.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { within } from '../support/wait.js';
 
 const LOOPBACK: DestinationPolicy = { allowHttp: true, allowedNetworks: ['127.0.0.0/8'] };
-/** The injected clock starts at the real second: the verifier checks timestamps against its own clock (5 minutes' tolerance). */
-const T0 = Math.floor(Date.now() / 1000) * 1000;
+/** The injected clock starts at the real second: the verifier checks timestamps against its own clock. */
+const T0 = realSecond();
 const silent = pino({ level: 'silent' });
 const RETENTION_MS = 30 * 86_400_000;
 
