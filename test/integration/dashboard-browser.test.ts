@@ -31,7 +31,10 @@ let browser: Browser | undefined;
 const violations: { page: string; ids: string[] }[] = [];
 
 beforeAll(async () => {
-  t = await startTestService({ clock: new TestClock(realSecond()), env: { WEBHOOK_ALLOW_HTTP: '1', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8', WEBHOOK_POLL_MS: '100' } });
+  t = await startTestService({
+    clock: new TestClock(realSecond()),
+    env: { WEBHOOK_ALLOW_HTTP: '1', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8', WEBHOOK_POLL_MS: '100' },
+  });
   if (CHROMIUM)
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -113,7 +116,7 @@ maybe(
     const today = page
       .getByRole('table', { name: 'Usage by day' })
       .getByRole('row')
-      .filter({ hasText: utcDate(Date.now()) });
+      .filter({ hasText: utcDate(t.clock.now()) });
     const requests = Number((await today.getByRole('cell').last().textContent())?.trim());
     expect(requests).toBe(2); // the A call and the B call
     await audit(page, 'Usage');

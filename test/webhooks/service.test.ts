@@ -16,7 +16,10 @@ let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  t = await startTestService({ clock: new TestClock(realSecond()), env: { WEBHOOK_ALLOW_HTTP: '1', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128', WEBHOOK_POLL_MS: '100' } });
+  t = await startTestService({
+    clock: new TestClock(realSecond()),
+    env: { WEBHOOK_ALLOW_HTTP: '1', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128', WEBHOOK_POLL_MS: '100' },
+  });
 });
 afterAll(async () => {
   await t?.close();
