@@ -9,6 +9,7 @@ import type { MorningBrief } from '../domain/prediction.js';
 import { createTicker } from '../ingest/ticker.js';
 import type { PredictionReadModel } from '../readmodel/prediction-read-model.js';
 import type { PredictionRepository } from '../store/prediction.js';
+import { outsideStoreDeadline } from '../store/store-deadline.js';
 import type { BriefInput } from './brief-input.js';
 import { BUILTIN_WRITER, composeBuiltinBrief } from './builtin-writer.js';
 import { DAY_MS, utcDate } from '../domain/time.js';
@@ -75,7 +76,8 @@ export function createMorningBriefService(options: MorningBriefOptions) {
     if (latest?.date === date) return latest;
     let pending = inFlight.get(date);
     if (!pending) {
-      pending = generate(date).finally(() => inFlight.delete(date));
+      // Shared, and its save comes after the writer's seconds: no one request's deadline bounds it.
+      pending = outsideStoreDeadline(() => generate(date)).finally(() => inFlight.delete(date));
       inFlight.set(date, pending);
     }
     const { provisional, ...brief } = await pending;

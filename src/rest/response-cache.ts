@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import type { Principal } from '../auth/authenticator.js';
 import type { AnswerVersioning } from '../graphql/catalogue/answer-versions.js';
 import type { GraphQLServices } from '../graphql/services.js';
+import { awaitWithinStoreDeadline, outsideStoreDeadline } from '../store/store-deadline.js';
 
 export interface RouteCachePolicy extends AnswerVersioning {
   /** `Cache-Control: private, max-age=…`: how long a client may reuse it (the data's refresh rate). */
@@ -77,17 +78,20 @@ export function createResponseCache(limits: ResponseCacheLimits = {}) {
     let pending = inFlight.get(key);
     if (!pending) {
       const started = ++computations;
-      pending = compute()
-        .then((value) => {
-          const bytes = Buffer.from(JSON.stringify(value));
-          const body = { bytes, etag: etagOf(bytes) };
-          remember(slot, { version, started, body });
-          return body;
-        })
-        .finally(() => inFlight.delete(key));
+      // Shared by every request that asks meanwhile: bound by none's deadline, each waits within its own.
+      pending = outsideStoreDeadline(() =>
+        compute()
+          .then((value) => {
+            const bytes = Buffer.from(JSON.stringify(value));
+            const body = { bytes, etag: etagOf(bytes) };
+            remember(slot, { version, started, body });
+            return body;
+          })
+          .finally(() => inFlight.delete(key)),
+      );
       inFlight.set(key, pending);
     }
-    return pending;
+    return awaitWithinStoreDeadline(pending);
   }
 
   return {

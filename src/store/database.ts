@@ -59,14 +59,17 @@ export const SQLITE_FILE = 'market-gateway.sqlite';
 
 export async function openStore(options: OpenStoreOptions): Promise<StoreConnection> {
   const connection = options.databaseUrl
-    ? await openPostgres(options.databaseUrl, options.queryTimeoutMs ?? REQUEST_STATEMENT_MS, options.poolMax ?? Number(process.env.PG_POOL_MAX ?? 10))
+    ? await openPostgres(options.databaseUrl, options.queryTimeoutMs ?? REQUEST_STATEMENT_MS, options.poolMax ?? Number(process.env.PG_POOL_MAX ?? 10), {
+        // The requests' pool; one with a bound of its own serves background work.
+        followsRequestDeadline: options.queryTimeoutMs === undefined,
+      })
     : openSqlite(options.dataDir);
   if (options.migrate === false) return connection;
   try {
     if (!options.databaseUrl) await migrateToLatest(connection.db as Kysely<unknown>, connection.engine);
     else {
       // On a connection of its own, with the migrations' bound instead of the requests'.
-      const migrating = await openPostgres(options.databaseUrl, MIGRATION_STATEMENT_MS, 1);
+      const migrating = await openPostgres(options.databaseUrl, MIGRATION_STATEMENT_MS, 1, { followsRequestDeadline: false });
       try {
         await migrateToLatest(migrating.db as Kysely<unknown>, 'postgres');
       } finally {
@@ -170,7 +173,12 @@ function openSqlite(dataDir: string): StoreConnection {
 }
 
 /** pg is loaded here, with the first PostgreSQL connection: an embedded installation does without it (1.5 MB of heap). */
-async function openPostgres(connectionString: string, queryTimeoutMs: number, max: number): Promise<StoreConnection> {
+async function openPostgres(
+  connectionString: string,
+  queryTimeoutMs: number,
+  max: number,
+  deadline: { followsRequestDeadline: boolean },
+): Promise<StoreConnection> {
   const { default: pg } = await import('pg');
   const pool = new pg.Pool({
     connectionString,
@@ -191,7 +199,7 @@ async function openPostgres(connectionString: string, queryTimeoutMs: number, ma
   // pg-pool removes its error listener while a client is checked out; a connection dropped then
   // (PostgreSQL restarted, network cut) would be an uncaught 'error'. The query in flight still fails.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withStatementDeadline(pool, queryTimeoutMs) }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withStatementDeadline(pool, queryTimeoutMs, deadline) }) });
   return {
     db,
     engine: 'postgres',

@@ -51,7 +51,11 @@ function connectWithin(pool: pg.Pool, ms: number): Promise<pg.PoolClient> {
   });
 }
 
-export function withStatementDeadline(pool: pg.Pool, statementMs: number): PostgresPool {
+/**
+ * `followsRequestDeadline`: the requests' pool, whose statements also end at the deadline of the
+ * request they run for; a pool with a bound of its own (the jobs', the migrations') ignores it.
+ */
+export function withStatementDeadline(pool: pg.Pool, statementMs: number, { followsRequestDeadline }: { followsRequestDeadline: boolean }): PostgresPool {
   /** One wrapper per pooled client, so Kysely keeps one connection object per client. */
   const wrappers = new WeakMap<pg.PoolClient, BoundedClient & { leftMs: number; abandoned: boolean }>();
   const wrap = (client: pg.PoolClient) => {
@@ -80,7 +84,7 @@ export function withStatementDeadline(pool: pg.Pool, statementMs: number): Postg
     async connect(): Promise<BoundedClient> {
       const asked = performance.now();
       // A request that already waited in its admission has only what is left of its deadline.
-      const deadline = currentStoreDeadline();
+      const deadline = followsRequestDeadline ? currentStoreDeadline() : undefined;
       const boundMs = deadline === undefined ? statementMs : Math.min(statementMs, deadline - asked);
       const client = boundMs < statementMs ? await connectWithin(pool, boundMs) : await pool.connect();
       const wrapper = wrappers.get(client) ?? wrap(client);

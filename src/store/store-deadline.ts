@@ -6,10 +6,12 @@
  * statements within a deadline counted from the start of its admission instead.
  *
  * The deadline travels with the request's asynchronous work (AsyncLocalStorage), entered only for
- * such requests: the hot path, whose admission reads memory, pays nothing for it. Work that outlives
- * the request must not be started from inside it (a timer, a poll): it would carry the deadline,
- * and its later statements would be refused. None does today: the service's timers start with it,
- * and a request's own end with the request.
+ * such requests: the hot path, whose admission reads memory, pays nothing for it. Only the requests'
+ * pool reads it: the jobs' pool and the migrations' have bounds of their own, so background work
+ * woken by a request (a webhook delivery after a mutation) is never cut by that request's deadline.
+ * A computation several requests share (a kept answer, the day's brief) runs outside the deadline of
+ * whichever request started it (`outsideStoreDeadline`); each request waits for it within its own
+ * (`awaitWithinStoreDeadline`).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 
@@ -39,3 +41,37 @@ export function withinStoreDeadline<T>(deadline: number | undefined, work: () =>
 
 /** The deadline of the request this code runs for, if it has one. */
 export const currentStoreDeadline = (): number | undefined => deadlines.getStore();
+
+/**
+ * Runs `work` outside the current request's deadline: a computation other requests share, or work
+ * that outlives the request.
+ */
+export function outsideStoreDeadline<T>(work: () => T): T {
+  return deadlines.getStore() === undefined ? work() : deadlines.exit(work);
+}
+
+/** pg's words for a statement past its bound, which the request's deadline passing is too: a 503. */
+const DEADLINE_PASSED = "Query read timeout: the request's deadline on the store passed";
+
+/**
+ * `shared` (a computation begun `outsideStoreDeadline`) for the request this code runs for: as it
+ * settles, or refused at the request's deadline, as the request's own statement would be, while it
+ * goes on for the others that wait on it.
+ */
+export function awaitWithinStoreDeadline<T>(shared: Promise<T>): Promise<T> {
+  const deadline = deadlines.getStore();
+  if (deadline === undefined) return shared;
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(DEADLINE_PASSED)), Math.max(0, deadline - performance.now()));
+    shared.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}

@@ -7,6 +7,7 @@
  */
 import type { Logger } from 'pino';
 import type { DueDelivery, DueEndpoint, WebhookRepository } from '../store/webhooks.js';
+import { outsideStoreDeadline } from '../store/store-deadline.js';
 import type { ConnectAgents } from './destination.js';
 import { type AttemptDecision, type AttemptResult, decide, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './retry-schedule.js';
 import { sendAttempt } from './send.js';
@@ -194,9 +195,13 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
       void prune();
       void pump();
     },
-    /** New deliveries were queued (an alert moved): read the queue now rather than at the next poll. Resolves once it was read. */
+    /**
+     * New deliveries were queued (an alert moved, a mutation asked): read the queue now rather than
+     * at the next poll. Resolves once it was read. The attempts it starts outlive the request that
+     * may have woken it, so they run outside its deadline.
+     */
     wake(): Promise<void> {
-      return running ? pump() : Promise.resolve();
+      return running ? outsideStoreDeadline(pump) : Promise.resolve();
     },
     /** Reads the queue and waits for the attempts it started, and for the ones they made room for (tests, bench). */
     async drain(): Promise<void> {

@@ -2,8 +2,8 @@
  * On PostgreSQL a request's wait for a connection and its statement share one bound (800 ms): a
  * statement that waited for a connection gets only what is left, so a hung or saturated database
  * is answered within the bound instead of the wait plus a whole statement's bound; a request whose
- * admission already waited has only what is left of its deadline. And the pool's
- * connections end with the store, whichever way they were used.
+ * admission already waited has only what is left of its deadline, which the jobs' pool ignores.
+ * And the pool's connections end with the store, whichever way they were used.
  */
 import { sql } from 'kysely';
 import pino from 'pino';
@@ -88,6 +88,17 @@ maybe("a wait for a connection is cut at the request's deadline; the connection 
   await expect(sql`select 1 as one`.execute(store!.db)).resolves.toMatchObject({ rows: [{ one: 1 }] });
   expect(store!.pgPool!.totalCount).toBe(1);
   expect(store!.pgPool!.waitingCount).toBe(0);
+});
+
+maybe("a pool with a bound of its own (the jobs') ignores a request's deadline: work a request woke is not cut by it", async () => {
+  const jobs = await openStore({ databaseUrl: schema.url, dataDir: tempDataDir(), queryTimeoutMs: 8_000, poolMax: 1, migrate: false });
+  try {
+    // On the requests' pool this deadline refuses at once (above); a delivery's write must still be made.
+    const written = withinStoreDeadline(performance.now() - 1, () => sql`select pg_sleep(0.2), 1 as one`.execute(jobs.db));
+    await expect(written).resolves.toMatchObject({ rows: [{ one: 1 }] });
+  } finally {
+    await jobs.close();
+  }
 });
 
 maybe('a statement cut by its bound does not hold the connection for the next one', async () => {

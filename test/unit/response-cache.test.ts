@@ -5,6 +5,7 @@
 import type { Principal } from '../../src/auth/authenticator.js';
 import type { GraphQLServices } from '../../src/graphql/services.js';
 import { cacheSlotOf, createResponseCache, matchesEtag } from '../../src/rest/response-cache.js';
+import { currentStoreDeadline, withinStoreDeadline } from '../../src/store/store-deadline.js';
 
 it('computes a key once, however many ask at the same time, and serves the same bytes after', async () => {
   const cache = createResponseCache();
@@ -27,6 +28,26 @@ it('does not keep a failure: the next request computes again', async () => {
   const cache = createResponseCache();
   await expect(cache.get('k', 'v1', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
   await expect(cache.get('k', 'v1', async () => ({ fine: true }))).resolves.toMatchObject({ bytes: Buffer.from('{"fine":true}') });
+});
+
+it("a computation shared by requests runs outside the starter's deadline; each request waits within its own", async () => {
+  const cache = createResponseCache();
+  let release: () => void = () => undefined;
+  const seen: (number | undefined)[] = [];
+  const compute = async () => {
+    seen.push(currentStoreDeadline());
+    await new Promise<void>((r) => {
+      release = r;
+    });
+    return { shared: true };
+  };
+  // The starter's admission waited: 30 ms are left of its deadline. The other request has none.
+  const starter = withinStoreDeadline(performance.now() + 30, () => cache.get('k', 'v1', compute)).catch((e: Error) => e.message);
+  const joiner = cache.get('k', 'v1', compute);
+  expect(await starter).toMatch(/^Query read timeout/); // a 503, as its own statement's cut would be
+  release();
+  await expect(joiner).resolves.toMatchObject({ bytes: Buffer.from('{"shared":true}') });
+  expect(seen).toEqual([undefined]); // computed once, its statements bound by no request's deadline
 });
 
 it("slots by path and parameters in any order, and by account only where the answer is the caller's own", () => {

@@ -11,6 +11,7 @@ import type { PriceAlert } from '../../src/domain/account.js';
 import type { Quote } from '../../src/domain/market.js';
 import type { WebhookDelivery } from '../../src/domain/webhooks.js';
 import type { WebhookRepository } from '../../src/store/webhooks.js';
+import { currentStoreDeadline, withinStoreDeadline } from '../../src/store/store-deadline.js';
 import { createConnectAgents, type DestinationPolicy } from '../../src/webhooks/destination.js';
 import { createDeliveryWorker } from '../../src/webhooks/delivery-worker.js';
 import { registerEndpoint, rotateSecret } from '../../src/webhooks/endpoints.js';
@@ -365,6 +366,31 @@ describeOnEachEngine('webhook delivery', (suite) => {
     expect(worker.inFlight()).toBe(0);
     expect(receiver.received).toHaveLength(1);
     expect((await deliveriesOf(endpoint.id))[0]).toMatchObject({ status: 'pending', attempts: 0 });
+  });
+
+  maybe("woken from inside a request's deadline (a mutation's test webhook), the queue is read and the attempt recorded outside it", async () => {
+    const { account, endpoint } = await enterpriseWithEndpoint();
+    // What deadline each of the worker's store calls ran under: a request's would cut its writes.
+    const deadlines: (number | undefined)[] = [];
+    const repo: WebhookRepository = Object.create(suite.store.webhooks);
+    repo.dueEndpoints = async (...args) => {
+      deadlines.push(currentStoreDeadline());
+      return suite.store.webhooks.dueEndpoints(...args);
+    };
+    repo.recordAttempt = async (...args) => {
+      deadlines.push(currentStoreDeadline());
+      return suite.store.webhooks.recordAttempt(...args);
+    };
+    const worker = startWorker({ repo });
+    await worker.drain(); // the start's own read is over: the wake below is what finds the delivery
+    await triggerAlert(account.accountId);
+    deadlines.length = 0;
+    await withinStoreDeadline(performance.now() - 1, () => worker.wake());
+    await worker.drain();
+    expect(receiver.received).toHaveLength(1);
+    expect((await deliveriesOf(endpoint.id))[0]).toMatchObject({ status: 'delivered', attempts: 1 });
+    expect(deadlines.length).toBeGreaterThanOrEqual(2);
+    expect(deadlines.every((d) => d === undefined)).toBe(true);
   });
 
   maybe('during a rotation both secrets sign; after the overlap only the new one', async () => {
