@@ -24,8 +24,8 @@ export const REQUEST_STATEMENT_MS = 800;
 /**
  * An admission shorter than this leaves each statement its whole bound: 150 + 800 ms and the answer
  * stay within a second. A known key's re-read on a failing database lets it in after 250 ms, past
- * it. Lower, a burst on a healthy but busy database (admissions queued on the day count's row) had
- * its statements cut, and answered 503s where it would have answered 200 (CI, at 20 ms).
+ * it. Lower (it was 20), a burst on a healthy but busy database, whose admissions queue on the day
+ * count's row, could have its statements cut: 503s where 200s were due (the likely cause of a CI failure).
  */
 const ADMISSION_WAIT_ALLOWED_MS = 150;
 
