@@ -1,7 +1,7 @@
 /**
  * The code's layers, checked on every `npm test` (dependency-cruiser). Imports point one way:
  *
- *   domain -> store -> computation (analytics, prediction: indicators, briefs, scoring, movements)
+ *   domain -> store -> computation (analytics, prediction, links: indicators, briefs, scoring, movements, market links)
  *     -> read models (what requests read, in memory)
  *     -> services (feeds, ingest, alerts, the morning brief, keys, dashboard accounts, quotas, usage records, metrics, webhooks)
  *     -> schema and resolvers (src/graphql) -> edge (the request sequence)
@@ -34,12 +34,12 @@ module.exports = {
       name: 'store-below-computation',
       severity: 'error',
       from: { path: '^src/store/' },
-      to: { path: later('analytics', 'prediction', 'readmodel', ...SERVICES, 'graphql', 'edge', 'rest', 'graphql-http', 'portal', 'http', 'cli', 'config', 'composition', 'app') },
+      to: { path: later('analytics', 'prediction', 'links', 'readmodel', ...SERVICES, 'graphql', 'edge', 'rest', 'graphql-http', 'portal', 'http', 'cli', 'config', 'composition', 'app') },
     },
     {
       name: 'computation-below-read-models',
       severity: 'error',
-      from: { path: '^src/(analytics|prediction)/' },
+      from: { path: '^src/(analytics|prediction|links)/' },
       to: { path: later('readmodel', ...SERVICES, 'graphql', 'edge', 'rest', 'graphql-http', 'portal', 'http', 'cli', 'config', 'composition', 'app') },
     },
     {

@@ -4,6 +4,7 @@ import { registerAccounts } from './accounts.js';
 import { registerAlerts } from './alerts.js';
 import { registerDocuments } from './documents.js';
 import { registerKeys } from './keys.js';
+import { registerLinks } from './links.js';
 import { registerServe } from './serve.js';
 import { registerUsage } from './usage.js';
 import { registerWebhooks } from './webhooks.js';
@@ -23,5 +24,6 @@ export function buildProgram(): Command {
   registerWebhooks(program);
   registerDocuments(program);
   registerUsage(program);
+  registerLinks(program);
   return program;
 }
