@@ -1,6 +1,7 @@
 import type { StoreConnection } from './database.js';
 import { createAccountRepository } from './accounts.js';
 import { createActivityRepository } from './activity.js';
+import { createMarketLinkRepository } from './market-links.js';
 import { createMarketRepository } from './markets.js';
 import { createOneTimeTokenRepository } from './one-time-tokens.js';
 import { createPredictionRepository } from './prediction.js';
@@ -22,6 +23,7 @@ export function createStore(connection: StoreConnection) {
     markets: createMarketRepository(connection.db),
     priceAlerts: createPriceAlertRepository(connection.db),
     prediction: createPredictionRepository(connection.db),
+    marketLinks: createMarketLinkRepository(connection.db),
     quotaDays: createQuotaDayRepository(connection.db),
     webhooks: createWebhookRepository(connection.db),
     trustedDocuments: createTrustedDocumentRepository(connection.db),

@@ -468,6 +468,63 @@ const revokedKeysIndex: Migration = {
   },
 };
 
+/**
+ * Market links (docs/links.md): what each venue publishes about a market (the judge's input, with
+ * the price claim read from it), the judge's verdicts on candidate pairs (none for `different`),
+ * and the operator's decisions, which win over the judge. A pair is stored once, its ids ordered.
+ * The jobs write the first two (fenced like their other tables); the operator's CLI the third.
+ */
+const marketLinks = (engine: Engine): Migration => ({
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('prediction_market_texts')
+      .addColumn('market_id', 'text', (c) => c.primaryKey())
+      .addColumn('venue', 'text', (c) => c.notNull())
+      .addColumn('question', 'text', (c) => c.notNull())
+      .addColumn('rules', 'text', (c) => c.notNull())
+      .addColumn('close_time', 'bigint')
+      .addColumn('expiry_time', 'bigint')
+      .addColumn('yes_side', 'text')
+      .addColumn('strike_type', 'text')
+      .addColumn('strike_floor', 'double precision')
+      .addColumn('strike_cap', 'double precision')
+      .addColumn('resolution_source', 'text')
+      .addColumn('text_hash', 'text', (c) => c.notNull())
+      .addColumn('claim_asset', 'text')
+      .addColumn('claim', 'text')
+      .addColumn('updated_at', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('prediction_market_texts_claim_asset').on('prediction_market_texts').column('claim_asset').execute();
+    await db.schema
+      .createTable('market_links')
+      .addColumn('a_id', 'text', (c) => c.notNull())
+      .addColumn('b_id', 'text', (c) => c.notNull())
+      .addColumn('relation', 'text', (c) => c.notNull())
+      .addColumn('implies', 'text')
+      .addColumn('evidence', 'text', (c) => c.notNull())
+      .addColumn('basis_risk', 'text', (c) => c.notNull())
+      .addColumn('missing', 'text', (c) => c.notNull())
+      .addColumn('decided_by', 'text', (c) => c.notNull())
+      .addColumn('decided_at', 'bigint', (c) => c.notNull())
+      .addPrimaryKeyConstraint('market_links_pk', ['a_id', 'b_id'])
+      .execute();
+    await db.schema.createIndex('market_links_b').on('market_links').column('b_id').execute();
+    await db.schema
+      .createTable('market_link_decisions')
+      .addColumn('a_id', 'text', (c) => c.notNull())
+      .addColumn('b_id', 'text', (c) => c.notNull())
+      .addColumn('relation', 'text', (c) => c.notNull())
+      .addColumn('decided_at', 'bigint', (c) => c.notNull())
+      .addPrimaryKeyConstraint('market_link_decisions_pk', ['a_id', 'b_id'])
+      .execute();
+    await db.schema.createIndex('market_link_decisions_b').on('market_link_decisions').column('b_id').execute();
+    if (engine === 'postgres') for (const table of LINK_FENCED_TABLES) await fence(db, table);
+  },
+});
+
+/** The link tables the jobs write: fenced like the others. */
+export const LINK_FENCED_TABLES = ['prediction_market_texts', 'market_links'] as const;
+
 /** Ordered by name; never edit a migration that has shipped, add a new one. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -485,6 +542,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0012_account_dashboard': accountDashboard(engine),
     '0013_api_keys_account': apiKeysAccount,
     '0014_revoked_keys_index': revokedKeysIndex,
+    '0015_market_links': marketLinks(engine),
   };
 }
 

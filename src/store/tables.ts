@@ -277,6 +277,48 @@ export interface AccountActivityTable {
   client_address: string | null;
 }
 
+/** What a venue publishes about a prediction market: the judge's input (docs/links.md). */
+export interface PredictionMarketTextsTable {
+  market_id: string;
+  venue: string;
+  question: string;
+  rules: string;
+  close_time: number | null;
+  expiry_time: number | null;
+  yes_side: string | null;
+  strike_type: string | null;
+  strike_floor: number | null;
+  strike_cap: number | null;
+  resolution_source: string | null;
+  /** Of the fields above: a text judged before is judged again only when it changes. */
+  text_hash: string;
+  /** The price claim read from the texts (JSON), and its asset for lookups; null when none. */
+  claim_asset: string | null;
+  claim: string | null;
+  updated_at: number;
+}
+
+/** The judge's verdict on a pair (`a_id` < `b_id`); `different` is not kept. Lists are JSON. */
+export interface MarketLinksTable {
+  a_id: string;
+  b_id: string;
+  relation: string;
+  implies: string | null;
+  evidence: string;
+  basis_risk: string;
+  missing: string;
+  decided_by: string;
+  decided_at: number;
+}
+
+/** An operator's decision on a pair (`a_id` < `b_id`): it wins over the judge's. */
+export interface MarketLinkDecisionsTable {
+  a_id: string;
+  b_id: string;
+  relation: string;
+  decided_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -287,6 +329,9 @@ export interface Database {
   prediction_markets: PredictionMarketsTable;
   prediction_history: PredictionHistoryTable;
   prediction_sweeps: PredictionSweepsTable;
+  prediction_market_texts: PredictionMarketTextsTable;
+  market_links: MarketLinksTable;
+  market_link_decisions: MarketLinkDecisionsTable;
   movement_baselines: MovementBaselinesTable;
   movement_alerts: MovementAlertsTable;
   morning_briefs: MorningBriefsTable;

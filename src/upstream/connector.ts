@@ -4,6 +4,7 @@
  * the scheduler decides when to poll, retries, and hands the batch to ingest.
  */
 import type { Candle, MarketMeta, Quote } from '../domain/market.js';
+import type { MarketText } from '../domain/links.js';
 import type { PredictionMarketMeta, ProbabilityObservation } from '../domain/prediction.js';
 import type { UpstreamHttp } from './http.js';
 import type { ItemProblems } from './validate.js';
@@ -27,6 +28,8 @@ export interface PredictionBatch {
   observedAt: number;
   markets: PredictionMarketMeta[];
   observations: ProbabilityObservation[];
+  /** What the venue publishes about each market beyond its title (the market links' input). */
+  texts: MarketText[];
   problems: ItemProblems;
   skipped: SkippedItems;
   /**

@@ -27,6 +27,7 @@ const connector: Connector<PredictionBatch> = {
       observedAt: now,
       markets: items.map((i) => ({ id: `testsource:${i.id}`, source: 'testsource', question: i.id, url: 'https://x.test', topic: null })),
       observations: items.map((i) => ({ marketId: `testsource:${i.id}`, prob: i.p, volume24h: 1, observedAt: now })),
+      texts: [],
       problems: { invalid: 0, examples: [] },
       skipped: {},
       complete: true,

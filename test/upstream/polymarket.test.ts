@@ -198,6 +198,7 @@ describe('hand-made Gamma fixture', () => {
       observedAt: NOW,
       markets: [],
       observations: [],
+      texts: [],
       problems: { invalid: 0, examples: [] },
       skipped: {},
       complete: true,

@@ -13,7 +13,7 @@ import { parseEnvelope, parseItems } from '../validate.js';
 import { countEach } from '../../prediction/questions.js';
 import { decimal } from './decimal.js';
 import { pageGapMs, readPages, type PagedAnswer, type Paging } from './pages.js';
-import { predictionBatch, priceFromBook, skip, type MappedMarket } from './prediction-common.js';
+import { instantOrNull, predictionBatch, priceFromBook, skip, type MappedMarket } from './prediction-common.js';
 
 const KALSHI_SOURCE = 'kalshi';
 /** Kalshi answers at most 1 000 markets a request. */
@@ -40,6 +40,14 @@ const KalshiMarket = z.object({
   yes_ask_dollars: optionalNumber,
   volume_24h: optionalNumber,
   volume_24h_fp: optionalNumber,
+  // What the market links' judge reads; a market without them is still priced.
+  rules_primary: z.string().nullish().catch(null),
+  rules_secondary: z.string().nullish().catch(null),
+  strike_type: z.string().nullish().catch(null),
+  floor_strike: optionalNumber.catch(null),
+  cap_strike: optionalNumber.catch(null),
+  close_time: z.string().nullish().catch(null),
+  expiration_time: z.string().nullish().catch(null),
 });
 type KalshiMarket = z.output<typeof KalshiMarket>;
 
@@ -68,6 +76,14 @@ function moveSinceYesterday(m: KalshiMarket, prob: number): number | null {
   if (previous === undefined || previous <= 0) return null;
   return (Math.round(prob * 20_000) - 2 * Math.round(previous * 10_000)) / 200;
 }
+
+/** The rules (primary, then secondary), times and strike the market links' judge reads. */
+const kalshiText = (m: KalshiMarket): MappedMarket['text'] => ({
+  rules: [m.rules_primary, m.rules_secondary].filter(Boolean).join('\n\n'),
+  closeTime: instantOrNull(m.close_time),
+  expiryTime: instantOrNull(m.expiration_time),
+  strike: m.strike_type ? { type: m.strike_type, floor: m.floor_strike ?? null, cap: m.cap_strike ?? null } : null,
+});
 
 interface KalshiSelection extends Paging {
   /** Series tickers (`KXNCAAMBGAME`): every open market of each. */
@@ -151,6 +167,7 @@ export function createKalshiConnector({
               prob,
               volume24h: m.volume_24h_fp ?? m.volume_24h ?? 0,
               move24hPts: moveSinceYesterday(m, prob),
+              text: kalshiText(m),
             });
           }
         }

@@ -65,6 +65,8 @@ export function createManifoldConnector({ maxMarkets = MANIFOLD_MAX_MARKETS, pag
           meta: { id: `${MANIFOLD_SOURCE}:${m.id}`, source: MANIFOLD_SOURCE, question: m.question, url: m.url, topic: null },
           prob: m.probability,
           volume24h: m.volume24Hours ?? 0,
+          // Manifold's list has no description (only a market's own page does): the question and close time.
+          text: { rules: '', closeTime: m.closeTime ?? null },
         })),
         now,
         problems,

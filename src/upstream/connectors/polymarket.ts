@@ -9,7 +9,7 @@ import type { Connector, PredictionBatch } from '../connector.js';
 import { parseEnvelope, parseItems } from '../validate.js';
 import { decimal, probability } from './decimal.js';
 import { readList, type Paging } from './pages.js';
-import { pointsOf, predictionBatch, skip } from './prediction-common.js';
+import { instantOrNull, pointsOf, predictionBatch, skip } from './prediction-common.js';
 
 const POLYMARKET_SOURCE = 'polymarket';
 /** Gamma answers up to 500 markets a request (asked for 500, its recording got 500), so a shorter page is the last. */
@@ -47,6 +47,10 @@ const GammaMarket = z.object({
   closed: z.boolean().optional(),
   archived: z.boolean().optional(),
   category: z.string().optional(),
+  // What the market links' judge reads; a market without them is still priced.
+  description: z.string().optional().catch(undefined),
+  resolutionSource: z.string().optional().catch(undefined),
+  endDate: z.string().optional().catch(undefined),
   events: z
     .array(
       z
@@ -99,6 +103,7 @@ export function createPolymarketConnector({ maxMarkets = POLYMARKET_MAX_MARKETS,
             prob: m.outcomePrices,
             volume24h: m.volume24hr ?? 0,
             move24hPts: m.oneDayPriceChange === undefined ? null : pointsOf(m.oneDayPriceChange),
+            text: { rules: m.description ?? '', closeTime: instantOrNull(m.endDate), resolutionSource: m.resolutionSource || null },
           };
         }),
         now,

@@ -1,4 +1,5 @@
 /** What the prediction connectors share: pricing from a book, questions that name their YES outcome, the batch. */
+import type { MarketText } from '../../domain/links.js';
 import type { PredictionMarketMeta, ProbabilityObservation } from '../../domain/prediction.js';
 import { roundProb } from '../../prediction/percent.js';
 import { countEach, distinctQuestions } from '../../prediction/questions.js';
@@ -19,7 +20,15 @@ export interface MappedMarket {
   volume24h: number;
   /** The platform's own 24-hour move, in points, where it reports one. */
   move24hPts?: number | null | undefined;
+  /** What the venue publishes about the market beyond its title, for the market links' judge. */
+  text?: Omit<MarketText, 'venue' | 'id' | 'question'> | undefined;
 }
+
+/** An ISO 8601 instant to epoch ms; null when absent or unreadable. */
+export const instantOrNull = (iso: string | null | undefined): number | null => {
+  const ms = iso ? Date.parse(iso) : Number.NaN;
+  return Number.isFinite(ms) ? ms : null;
+};
 
 /** A price change as a fraction of 1 (0.3245) in probability points (32.45), unrounded: the edge rounds it once. */
 export const pointsOf = (fraction: number): number => fraction * 100;
@@ -70,7 +79,8 @@ export function predictionBatch(
   { skipped = {}, complete = true }: BatchExtras = {},
 ): PredictionBatch {
   const seen = new Set<string>();
-  const unique = qualifyQuestions(mapped.filter((m) => !seen.has(m.meta.id) && seen.add(m.meta.id)));
+  const distinct = mapped.filter((m) => !seen.has(m.meta.id) && seen.add(m.meta.id));
+  const unique = qualifyQuestions(distinct);
   return {
     kind: 'prediction',
     source,
@@ -84,6 +94,10 @@ export function predictionBatch(
         observedAt: now,
         sourceMove24hPts: m.move24hPts ?? null,
       }),
+    ),
+    // The platform's own title, not the qualified one: the judge reads the YES side on its own.
+    texts: distinct.flatMap((m): MarketText[] =>
+      m.text ? [{ venue: source, id: upstreamId(m), question: m.meta.question, ...m.text, yesSide: m.text.yesSide ?? m.outcome ?? null }] : [],
     ),
     problems,
     skipped,
