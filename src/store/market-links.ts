@@ -202,17 +202,15 @@ export function createMarketLinkRepository(db: Kysely<Database>) {
     },
 
     /**
-     * The judge's new verdicts on `marketId`'s candidates: every stored verdict between it and a
-     * judged candidate is replaced, in one transaction (a pair now `different` loses its row).
+     * The judge's new verdicts on `marketId`: every stored verdict involving it is replaced, in one
+     * transaction (a pair now `different`, or no longer a candidate, loses its row).
      */
     async replaceVerdicts(marketId: string, verdicts: readonly { otherId: string; verdict: LinkVerdict; decidedBy: LinkDecider }[], at: number): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        for (const batch of chunks(verdicts.map((v) => v.otherId))) {
-          await trx
-            .deleteFrom('market_links')
-            .where((eb) => eb.or([eb.and([eb('a_id', '=', marketId), eb('b_id', 'in', batch)]), eb.and([eb('b_id', '=', marketId), eb('a_id', 'in', batch)])]))
-            .execute();
-        }
+        await trx
+          .deleteFrom('market_links')
+          .where((eb) => eb.or([eb('a_id', '=', marketId), eb('b_id', '=', marketId)]))
+          .execute();
         const kept = verdicts.filter((v) => v.verdict.relation !== 'different');
         for (const batch of chunks(kept)) {
           await trx

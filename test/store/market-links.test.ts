@@ -74,7 +74,7 @@ describeOnEachEngine('market links store', (suite) => {
     expect(pages).toEqual([['kalshi:K1'], ['polymarket:P1']]);
   });
 
-  maybe('a verdict is seen from both sides, evidence and implication turned round; different leaves no link', async () => {
+  maybe("a verdict is seen from both sides, evidence and implication turned round; judged again, the market's old verdicts go", async () => {
     const links = suite.store.marketLinks;
     // Judged from the later id's side: the store orders the pair and turns the verdict round.
     await links.replaceVerdicts(
@@ -115,8 +115,14 @@ describeOnEachEngine('market links store', (suite) => {
 
   maybe("the operator's decision wins over the judge, in both directions, and a later one replaces it", async () => {
     const links = suite.store.marketLinks;
-    await links.replaceVerdicts('m:1', [{ otherId: 'n:1', verdict: verdict('unresolved', { missing: ['the YES side of n:1'] }), decidedBy: 'rules' }], T0);
-    await links.replaceVerdicts('m:1', [{ otherId: 'o:1', verdict: verdict('same'), decidedBy: 'rules' }], T0);
+    await links.replaceVerdicts(
+      'm:1',
+      [
+        { otherId: 'n:1', verdict: verdict('unresolved', { missing: ['the YES side of n:1'] }), decidedBy: 'rules' },
+        { otherId: 'o:1', verdict: verdict('same'), decidedBy: 'rules' },
+      ],
+      T0,
+    );
     expect((await links.listLinks(['unresolved'])).map((l) => [l.marketId, l.otherId])).toContainEqual(['m:1', 'n:1']);
 
     await links.decide('n:1', 'm:1', 'same', T0 + 10);
@@ -125,9 +131,12 @@ describeOnEachEngine('market links store', (suite) => {
     expect(view).toMatchObject({ otherId: 'n:1', relation: 'same', decidedBy: 'operator', decidedAt: T0 + 10, missing: ['the YES side of n:1'] });
     expect((await links.listLinks(['unresolved'])).map((l) => l.marketId)).not.toContain('m:1');
 
-    // The judge judging again does not undo the operator.
+    // The judge judging again does not undo the operator; a verdict no longer given goes, the decision stays.
     await links.replaceVerdicts('m:1', [{ otherId: 'o:1', verdict: verdict('same'), decidedBy: 'rules' }], T0 + 20);
     expect((await links.linksOf(['o:1'])).get('o:1')).toEqual([]);
+    expect((await links.linksOf(['n:1'])).get('n:1')).toEqual([
+      expect.objectContaining({ otherId: 'm:1', relation: 'same', decidedBy: 'operator', evidence: [] }),
+    ]);
 
     // A decision on a pair the judge never saw is a link too; a later decision replaces it.
     await links.decide('q:1', 'p:1', 'inverse', T0 + 30);

@@ -1,0 +1,114 @@
+/**
+ * Links markets as ingest sees their texts (docs/links.md): a new or changed text is stored with
+ * its price claim, put in the blocking index, and judged against its candidates from other venues;
+ * the verdicts replace that market's earlier ones. An unchanged text costs a hash. The index is
+ * rebuilt from the stored texts on the first batch, so a restart judges nothing that did not change.
+ */
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { LinkVerdict, MarketText, PriceClaim } from '../domain/links.js';
+import { createCandidateIndex } from '../links/candidate-index.js';
+import type { MarketLinkRepository, StoredMarketText } from '../store/market-links.js';
+import { createSerialQueue } from './serial.js';
+
+/** The pure parts, injected: the judge, the blocking keys, the price claim. */
+export interface LinkingRules {
+  judge(a: MarketText, b: MarketText): LinkVerdict;
+  keysOf(text: MarketText): string[];
+  claimOf(text: MarketText): PriceClaim | null;
+}
+
+interface MarketLinkerOptions {
+  repo: MarketLinkRepository;
+  rules: LinkingRules;
+  now: () => number;
+  logger: Logger;
+  /** Candidates judged per changed market, at most. */
+  maxCandidates?: number;
+  /** Told after verdicts were stored (other instances reload what they keep of links). */
+  onChange?: () => void;
+}
+
+export const marketIdOf = (text: MarketText): string => `${text.venue}:${text.id}`;
+
+/** Of everything the judge reads: the same texts, the same hash. */
+export function textHash(text: MarketText): string {
+  const { venue, id, question, rules, closeTime, expiryTime, yesSide, strike, resolutionSource } = text;
+  const fields = [
+    venue,
+    id,
+    question,
+    rules,
+    closeTime,
+    expiryTime ?? null,
+    yesSide ?? null,
+    strike?.type ?? null,
+    strike?.floor ?? null,
+    strike?.cap ?? null,
+    resolutionSource ?? null,
+  ];
+  return createHash('sha256').update(JSON.stringify(fields)).digest('base64url');
+}
+
+export function createMarketLinker({ repo, rules, now, logger, maxCandidates, onChange }: MarketLinkerOptions) {
+  const index = createCandidateIndex(maxCandidates === undefined ? {} : { maxCandidates });
+  const hashes = new Map<string, string>();
+  let loading: Promise<void> | undefined;
+
+  const put = (marketId: string, text: MarketText, hash: string) => {
+    index.put(marketId, text.venue, rules.keysOf(text));
+    hashes.set(marketId, hash);
+  };
+  // One batch at a time: a candidate's text is always stored before another venue's batch reads it.
+  const serial = createSerialQueue();
+
+  async function load(): Promise<void> {
+    const startedAt = Date.now();
+    for await (const page of repo.textPages()) for (const t of page) put(t.marketId, t.text, t.hash);
+    logger.info({ markets: index.size, ms: Date.now() - startedAt }, 'market links: blocking index loaded');
+  }
+
+  /** Judges one changed market against its candidates and stores the verdicts. */
+  async function judgeAgainstCandidates(changed: StoredMarketText): Promise<number> {
+    const candidates = await repo.textsByIds(index.candidates(changed.marketId));
+    const verdicts = candidates.map((other) => ({ otherId: other.marketId, verdict: rules.judge(changed.text, other.text), decidedBy: 'rules' as const }));
+    await repo.replaceVerdicts(changed.marketId, verdicts, now());
+    return verdicts.length;
+  }
+
+  /**
+   * The changed texts judged, their verdicts stored, then the texts themselves: a failure or a stop
+   * part way leaves those texts unstored, so they count as changed again next time.
+   */
+  async function acceptNow(texts: readonly MarketText[]): Promise<number> {
+    loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    });
+    await loading;
+    const at = now();
+    const changed: StoredMarketText[] = [];
+    for (const text of texts) {
+      const marketId = marketIdOf(text);
+      const hash = textHash(text);
+      if (hashes.get(marketId) !== hash) changed.push({ marketId, text, hash, claim: rules.claimOf(text), updatedAt: at });
+    }
+    if (changed.length === 0) return 0;
+    const startedAt = Date.now();
+    for (const c of changed) index.put(c.marketId, c.text.venue, rules.keysOf(c.text));
+    let judged = 0;
+    for (const c of changed) judged += await judgeAgainstCandidates(c);
+    await repo.upsertTexts(changed);
+    for (const c of changed) hashes.set(c.marketId, c.hash);
+    logger.info({ changed: changed.length, judged, ms: Date.now() - startedAt }, 'market links judged');
+    if (judged > 0) onChange?.();
+    return judged;
+  }
+
+  return {
+    /** A batch's texts: the changed ones judged against their candidates and stored; resolves to the pairs judged. */
+    accept: (texts: readonly MarketText[]): Promise<number> => serial(() => acceptNow(texts)),
+  };
+}
+
+export type MarketLinker = ReturnType<typeof createMarketLinker>;

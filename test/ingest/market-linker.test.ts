@@ -1,0 +1,84 @@
+/**
+ * The market linker over a real store: changed texts only are judged, against candidates of other
+ * venues; verdicts and texts are stored; a new linker (a restart) judges nothing unchanged; a
+ * failure part way leaves the texts to be judged again. The judge here is a stand-in that counts
+ * its calls: the real one is tested in test/unit/links.
+ */
+import pino from 'pino';
+import type { LinkVerdict, MarketText } from '../../src/domain/links.js';
+import { createMarketLinker, type LinkingRules } from '../../src/ingest/market-linker.js';
+import { describeOnEachEngine } from '../support/store-suite.js';
+
+const T0 = Date.UTC(2026, 10, 29, 7, 0, 0);
+const text = (venue: string, id: string, question: string): MarketText => ({ venue, id, question, rules: '', closeTime: T0 });
+
+function countingRules() {
+  const judged: string[] = [];
+  const rules: LinkingRules = {
+    judge(a, b): LinkVerdict {
+      judged.push(`${a.id}~${b.id}`);
+      const relation = a.question === b.question ? 'same' : 'different';
+      return { relation, evidence: [{ aspect: 'subject', a: a.question, b: b.question, agrees: relation === 'same' }], basisRisk: [], missing: [] };
+    },
+    keysOf: (t) =>
+      t.question
+        .toLowerCase()
+        .split(/\W+/)
+        .filter((w) => w.length > 3),
+    claimOf: (t) => (t.question.includes('Bitcoin') ? { asset: 'BTC', symbol: 'BTC/USD', comparator: 'above', threshold: 1, kind: 'touch', until: T0 } : null),
+  };
+  return { rules, judged };
+}
+
+describeOnEachEngine('market linker', (suite) => {
+  const { maybe } = suite;
+  const logger = pino({ level: 'silent' });
+
+  maybe('judges changed texts against other venues, stores verdicts and claims; a restart judges nothing unchanged', async () => {
+    const repo = suite.store.marketLinks;
+    const first = countingRules();
+    const linker = createMarketLinker({ repo, rules: first.rules, now: () => T0, logger });
+    expect(await linker.accept([text('kal', 'K1', 'Will Bitcoin close above 100k'), text('kal', 'K2', 'Will Bitcoin close above 90k')])).toBe(0);
+    expect(await linker.accept([text('poly', 'P1', 'Will Bitcoin close above 100k'), text('poly', 'P2', 'Rain in Paris tomorrow')])).toBe(2);
+    expect(first.judged.sort()).toEqual(['P1~K1', 'P1~K2']);
+    expect((await repo.linksOf(['kal:K1'])).get('kal:K1')).toEqual([
+      expect.objectContaining({ otherId: 'poly:P1', relation: 'same', decidedBy: 'rules', decidedAt: T0 }),
+    ]);
+    expect(await repo.marketIdsClaiming('BTC')).toEqual(['kal:K1', 'kal:K2', 'poly:P1']);
+
+    // The same texts again: nothing judged.
+    expect(await linker.accept([text('poly', 'P1', 'Will Bitcoin close above 100k')])).toBe(0);
+
+    // A restart: the index comes back from the store; unchanged texts cost nothing, a changed one is judged again.
+    const second = countingRules();
+    const restarted = createMarketLinker({ repo, rules: second.rules, now: () => T0 + 1, logger });
+    expect(await restarted.accept([text('kal', 'K1', 'Will Bitcoin close above 100k')])).toBe(0);
+    expect(await restarted.accept([text('kal', 'K1', 'Will Bitcoin close above 120k')])).toBe(1);
+    expect(second.judged).toEqual(['K1~P1']);
+    expect((await repo.linksOf(['poly:P1'])).get('poly:P1')).toEqual([]);
+  });
+
+  maybe('a failure while storing verdicts leaves the text unstored, so the next batch judges it again', async () => {
+    const repo = suite.store.marketLinks;
+    const { rules, judged } = countingRules();
+    let failNext = false;
+    const failing = {
+      ...repo,
+      async replaceVerdicts(...args: Parameters<typeof repo.replaceVerdicts>) {
+        if (failNext) {
+          failNext = false;
+          throw new Error('database went away');
+        }
+        return repo.replaceVerdicts(...args);
+      },
+    };
+    const linker = createMarketLinker({ repo: failing, rules, now: () => T0, logger });
+    await linker.accept([text('xa', 'A', 'Snow in Oslo on Friday')]);
+    failNext = true;
+    await expect(linker.accept([text('xb', 'B', 'Snow in Oslo on Friday')])).rejects.toThrow('database went away');
+    expect(await repo.textsByIds(['xb:B'])).toEqual([]);
+    expect(await linker.accept([text('xb', 'B', 'Snow in Oslo on Friday')])).toBe(1);
+    expect(judged).toEqual(['B~A', 'B~A']);
+    expect((await repo.linksOf(['xa:A'])).get('xa:A')).toEqual([expect.objectContaining({ otherId: 'xb:B', relation: 'same' })]);
+  });
+});
