@@ -1,0 +1,287 @@
+/**
+ * A sports or esports fixture market as a structure: both teams in the venue's order, the stage (the
+ * match, map 2, set 1, the first half), the mechanism (winner, draw, total, handicap, exact score,
+ * both teams to score, a completed match), the side YES stands for and the scheduled date. Kalshi's
+ * ticker names the YES team; a Polymarket "A vs. B" market's YES is its first outcome, team A.
+ */
+import type { MarketText } from '../domain/links.js';
+import { type KalshiGameTicker, parseGameTicker, teamCodes, yesTeamIndex } from './kalshi-ticker.js';
+import { findDate, fold, isoDate, words, yearFor } from './normalize.js';
+import { yesCondition } from './rules-text.js';
+
+export type FixtureMechanism = 'winner' | 'draw' | 'total' | 'handicap' | 'exact_score' | 'both_teams_score' | 'completed_match';
+
+export interface Fixture {
+  teams: [string, string];
+  /** The teams' codes, where the venue's id carries them (Kalshi's ticker, Polymarket US's slug). */
+  codes: [string, string] | null;
+  league: string | null;
+  /** `YYYY-MM-DD` as scheduled, where a text states it. */
+  date: string | null;
+  /** The scheduled start (Kalshi's ticker). */
+  start: number | null;
+  stage: string;
+  mechanism: FixtureMechanism;
+  /** The total's or the handicap's line, the exact score. */
+  line: string | null;
+  /** The team YES stands for (`draw`, `over`, `yes` for the other mechanisms); null when unknown. */
+  yesSide: string | null;
+  /** How the YES side was read, for the evidence. */
+  yesSideFrom: string | null;
+  /** False where the sport or stage has no draw, true where it has one, null when unknown. */
+  drawPossible: boolean | null;
+}
+
+/** Leagues and stages without a draw: basketball, baseball outside Korea and Japan, hockey with shootouts, lacrosse, tennis, esports maps. */
+const DRAWLESS_LEAGUES = new Set([
+  'MLB',
+  'NBA',
+  'WNBA',
+  'NHL',
+  'NCAAF',
+  'NCAAMB',
+  'NCAAWB',
+  'NCAAB',
+  'AHL',
+  'KHL',
+  'BBL',
+  'BBSERIEA',
+  'LNBELITE',
+  'CBA',
+  'JBLEAGUE',
+  'KBL',
+  'ACB',
+  'ARGLNB',
+  'BSL',
+  'PLL',
+  'EUROLEAGUE',
+  'NBL',
+  'ATP',
+  'WTA',
+  'ATPCHALLENGER',
+  'WTACHALLENGER',
+  'VALORANT',
+  'CS2',
+  'LOL',
+  'DOTA2',
+]);
+/** Leagues whose games can end level: football (soccer) and the baseball leagues that allow ties, the NFL, combat sports. */
+const DRAW_LEAGUES = /^(KBO|NPB|NFL|UFC|BOXING|EPL|LALIGA|SERIEA|BUNDESLIGA|LIGUE1|MLS|NWSL|UCL|UEL|.*(?:SL|PDIV|LIGA|LEAGUE1|CUP))$/;
+
+const PREFIX_LEAGUES: Record<string, string> = {
+  kbo: 'KBO',
+  npb: 'NPB',
+  ahl: 'AHL',
+  khl: 'KHL',
+  valorant: 'VALORANT',
+  lol: 'LOL',
+  cs2: 'CS2',
+  'counter-strike': 'CS2',
+  nba: 'NBA',
+  wnba: 'WNBA',
+  mlb: 'MLB',
+  nhl: 'NHL',
+};
+
+const VS = /\s+(?:vs\.?|v\.?)\s+/i;
+
+/** The fixture a market is about, or null when it is not a two-sided fixture market. */
+export function parseFixture(m: MarketText): Fixture | null {
+  const ticker = m.venue === 'kalshi' ? parseGameTicker(m.id) : null;
+  const question = m.question.replace(/\[outcome:[^\]]*\]/i, ' ').trim();
+  const condition = yesCondition(m.rules);
+  const teams = teamsIn(question) ?? (condition ? teamsIn(condition) : null) ?? (ticker?.type === 'BTTS' ? teamsAt(question) : null);
+  if (!teams) return null;
+  const folded = fold(`${question} ${m.rules.slice(0, 400)}`);
+  const mechanism = mechanismOf(folded, ticker);
+  if (mechanism === null) return null;
+  const stage = stageOf(fold(question), ticker);
+  const league = ticker?.league ?? prefixLeague(question);
+  const yes = yesSideOf(m, question, condition, teams, mechanism, ticker);
+  return {
+    teams,
+    codes: ticker ? teamCodes(ticker) : slugCodes(m.id),
+    league,
+    date: ticker?.date ?? scheduledDate(`${question} ${m.rules}`, m.closeTime),
+    start: ticker?.start ?? null,
+    stage,
+    mechanism,
+    line: lineOf(folded, mechanism),
+    yesSide: yes.side,
+    yesSideFrom: yes.from,
+    drawPossible: drawPossible(league, stage, folded, ticker),
+  };
+}
+
+/** "A vs. B" with the venue's prefixes ("KBO:", "Set 1 Winner:") and suffixes (": O/U 2.5", "- Map 2 Winner") cut off. */
+export function teamsIn(text: string): [string, string] | null {
+  const exact = /exact score:\s*(.+?)\s+\d+\s*[-\u2013]\s*\d+\s+(.+?)\??$/i.exec(text);
+  if (exact) return [clean(exact[1]!), clean(exact[2]!)];
+  const handicap = /handicap:\s*(.+?)\s*\([+-][\d.]+\)\s+vs\.?\s+(.+?)\s*\([+-][\d.]+\)/i.exec(text);
+  if (handicap) return [clean(handicap[1]!), clean(handicap[2]!)];
+  const parts = text.split(VS);
+  if (parts.length !== 2) return null;
+  const left = parts[0]!.split(/:\s+|\u00b7|\bthe\s+(?=[A-Z])|\bevent\s+/).pop()!;
+  const right = parts[1]!.split(
+    /\s*(?::\s|\s-\s|\u2014|\?|\(|\bcollege\b|\bprofessional\b|\bpro\b|\bgame\b|\bmatch\b|\bscheduled\b|\boriginally\b|\bend in\b|\bon\s+\d)/i,
+  )[0]!;
+  const a = clean(left.replace(/^will\s+/i, ''));
+  const b = clean(right);
+  return a && b ? [a, b] : null;
+}
+
+/** Kalshi's "Real Betis at Real Sociedad": away at home. */
+function teamsAt(text: string): [string, string] | null {
+  const match = /^(.+?)\s+at\s+(.+?)(?::|$)/.exec(text);
+  return match ? [clean(match[1]!), clean(match[2]!)] : null;
+}
+
+const clean = (name: string) =>
+  name
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s:,-]+|[\s:,?.-]+$/g, '')
+    .trim();
+
+function prefixLeague(question: string): string | null {
+  const prefix = /^([A-Za-z0-9-]+):/.exec(question.trim());
+  return prefix ? (PREFIX_LEAGUES[prefix[1]!.toLowerCase()] ?? null) : null;
+}
+
+function mechanismOf(folded: string, ticker: KalshiGameTicker | null): FixtureMechanism | null {
+  if (ticker?.type === 'BTTS' || /both teams to score/.test(folded)) return 'both_teams_score';
+  if (/exact score/.test(folded)) return 'exact_score';
+  if (/handicap|spread|\([+-]\d+(?:\.\d+)?\)/.test(folded)) return 'handicap';
+  if (/\bo\/u\b|over\/under|\btotal (?:goals|points|runs|maps|games|kills)/.test(folded)) return 'total';
+  if (/completed match/.test(folded)) return 'completed_match';
+  if (ticker?.yesCode === 'TIE' || /\bend in a (?:draw|tie)\b|\bdraw at|\bdraw\?|\bbe a draw\b/.test(folded)) return 'draw';
+  if (/\b(?:points?|yards|goals|assists|rebounds|strikeouts|hits|kills)\s*(?:\+|or more)|\d+\+\s+\w+/.test(folded)) return null;
+  return 'winner';
+}
+
+function stageOf(question: string, ticker: KalshiGameTicker | null): string {
+  if (ticker?.type === 'MAP' && ticker.number) return `map ${ticker.number}`;
+  if (ticker?.type === 'SETWINNER' && ticker.number) return `set ${ticker.number}`;
+  const numbered = /\b(map|set|game|quarter|period|inning)\s+(\d)\b/.exec(question);
+  if (numbered && !(ticker?.type === 'GAME' && numbered[1] === 'game')) return `${numbered[1]} ${numbered[2]}`;
+  if (/halftime|half-time|\b1st half\b|\bfirst half\b/.test(question)) return 'first half';
+  if (/\b2nd half\b|\bsecond half\b/.test(question)) return 'second half';
+  return 'match';
+}
+
+function lineOf(folded: string, mechanism: FixtureMechanism): string | null {
+  if (mechanism === 'total') return /(?:o\/u|over\/under|total[a-z ]*?)\s*(\d+(?:\.\d+)?)/.exec(folded)?.[1] ?? null;
+  if (mechanism === 'handicap') return /\(([+-]\d+(?:\.\d+)?)\)/.exec(folded)?.[1] ?? null;
+  if (mechanism === 'exact_score') return /(\d+)\s*-\s*(\d+)/.exec(folded)?.slice(1).join('-') ?? null;
+  return null;
+}
+
+interface YesSide {
+  side: string | null;
+  from: string | null;
+}
+
+function yesSideOf(
+  m: MarketText,
+  question: string,
+  condition: string | null,
+  teams: [string, string],
+  mechanism: FixtureMechanism,
+  ticker: KalshiGameTicker | null,
+): YesSide {
+  if (mechanism === 'draw') return { side: 'draw', from: 'the proposition' };
+  if (mechanism === 'total') return { side: /\bunder\b/i.test(m.yesSide ?? '') ? 'under' : 'over', from: 'the first outcome (over)' };
+  if (mechanism === 'both_teams_score' || mechanism === 'completed_match') return { side: 'yes', from: 'the proposition' };
+  if (mechanism === 'handicap') return { side: teams[0], from: 'the first-listed side' };
+  if (mechanism === 'exact_score') return { side: 'yes', from: 'the proposition' };
+  const outcome = /\[outcome:\s*([^\]]+)\]/i.exec(m.question)?.[1]?.trim();
+  if (outcome) return { side: outcome, from: 'the outcome named in the question' };
+  if (m.yesSide && !/^(yes|no)$/i.test(m.yesSide.trim())) return { side: m.yesSide.trim(), from: 'the venue’s YES outcome' };
+  const dash = /\s[\u2014]\s+([^\u2014]+)$/.exec(question)?.[1];
+  if (dash && m.venue === 'kalshi') return { side: clean(dash), from: 'the title’s YES name' };
+  const wins = condition ? /^(.+?)\s+wins?\b/i.exec(condition)?.[1] : /^will\s+(.+?)\s+win\b/i.exec(question)?.[1];
+  if (wins && !VS.test(wins)) return { side: clean(wins.replace(/^the\s+/i, '')), from: 'the rules’ YES condition' };
+  if (ticker) {
+    const index = yesTeamIndex(ticker);
+    return index === null ? { side: null, from: null } : { side: teams[index], from: `the ticker’s YES code ${ticker.yesCode}` };
+  }
+  if (m.venue.startsWith('polymarket')) return { side: teams[0], from: 'the first-listed team (Polymarket’s first outcome)' };
+  return { side: null, from: null };
+}
+
+function drawPossible(league: string | null, stage: string, folded: string, ticker: KalshiGameTicker | null): boolean | null {
+  if (/^(map|set|game) \d$/.test(stage)) return false;
+  if (ticker?.type === 'SETWINNER' || ticker?.type === 'MATCH' || ticker?.type === 'MAP') return false;
+  if (league && DRAWLESS_LEAGUES.has(league)) return false;
+  if (league && DRAW_LEAGUES.test(league)) return true;
+  if (/\bcollege football\b|\bbasketball\b|\bbaseball\b|\btennis\b/.test(folded)) return false;
+  if (/\bdraw\b|\bsoccer\b|\bfutbol\b|\bfc\b/.test(folded)) return true;
+  return null;
+}
+
+/** "scheduled for Sep 12, 2026", "on 2026-05-09": the date a text schedules the fixture on. */
+function scheduledDate(text: string, closeTime: number | null): string | null {
+  const at = /\b(?:scheduled for|scheduled on|on)\s+(.{0,40})/i.exec(text);
+  const date = at ? findDate(at[1]!) : null;
+  if (!date || !at || findDate(at[1]!)?.index !== 0) return null;
+  const year = yearFor(date, closeTime);
+  return year === null ? null : isoDate(year, date.month, date.day);
+}
+
+/** Polymarket US slugs name both teams before the date (`aec-cfb-rice-nd-2026-09-12`). */
+function slugCodes(id: string): [string, string] | null {
+  const match = /-([a-z]{2,5})-([a-z]{2,5})-\d{4}-\d{2}-\d{2}$/.exec(id.toLowerCase());
+  return match ? [match[1]!.toUpperCase(), match[2]!.toUpperCase()] : null;
+}
+
+const GENERIC = new Set([
+  'fc',
+  'cf',
+  'cd',
+  'sc',
+  'ac',
+  'as',
+  'afc',
+  'bc',
+  'bk',
+  'club',
+  'basket',
+  'basketball',
+  'baskets',
+  'esports',
+  'gaming',
+  'team',
+  'the',
+  'de',
+  'del',
+  'la',
+  'of',
+  'and',
+  'city',
+  'united',
+  'sk',
+  'jk',
+  'ud',
+  'rc',
+]);
+
+/** A team name's distinctive words (generic ones such as FC, Basket, Esports dropped). */
+export function teamWords(name: string, exclude: ReadonlySet<string> = new Set()): Set<string> {
+  return new Set(words(name).filter((w) => w.length >= 2 && !GENERIC.has(w) && !exclude.has(w)));
+}
+
+/** Words both teams of one fixture share ("Real" in Real Betis at Real Sociedad) tell nothing apart. */
+export function sharedWords(teams: [string, string]): Set<string> {
+  const first = teamWords(teams[0]);
+  return new Set([...teamWords(teams[1])].filter((w) => first.has(w)));
+}
+
+/** Two spellings of one team: a distinctive word in common, or one name's word the start of the other's. */
+export function sameTeam(x: string, y: string, excludeX: ReadonlySet<string> = new Set(), excludeY: ReadonlySet<string> = new Set()): boolean {
+  const a = teamWords(x, excludeX);
+  const b = teamWords(y, excludeY);
+  for (const w of a) {
+    if (b.has(w)) return true;
+    for (const v of b) if (Math.min(w.length, v.length) >= 4 && (w.startsWith(v) || v.startsWith(w))) return true;
+  }
+  return false;
+}

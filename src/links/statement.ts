@@ -1,0 +1,201 @@
+/**
+ * Any other market: the YES condition its rules state, as the names it mentions, its window, its
+ * numbers and its remaining words (synonyms merged: "has won" is "wins", "before Oct 1" is "by Sep 30").
+ * Only two conditions stated in rules, with the same names, window, numbers and words, are `same`;
+ * a differing qualifier ("primary", "in person", "U.S.") makes the pair `related`; anything else that
+ * differs leaves it `unresolved`. Titles alone never give `same`.
+ */
+import type { LinkImplication, LinkVerdict, MarketText } from '../domain/links.js';
+import { VerdictBuilder } from './evidence.js';
+import { fold, MONTH_PATTERN, monthNumber, NEW_YORK, yearFor, zonedTime } from './normalize.js';
+import { settlementSource, yesCondition } from './rules-text.js';
+
+export interface Statement {
+  /** The condition as read (the rules' sentence, else the question). */
+  text: string;
+  fromRules: boolean;
+  names: string[];
+  window: { from: number | null; until: number } | null;
+  windowText: string | null;
+  numbers: string[];
+  words: Set<string>;
+  negated: boolean;
+}
+
+const SYNONYMS: ReadonlyArray<[RegExp, string]> = [
+  [/\b(?:is|are|be|been) officially declared (?:the )?winner of\b/g, 'wins'],
+  [/\b(?:is|are) declared (?:the )?winner of\b/g, 'wins'],
+  [/\b(?:has|have) won\b|\bwon\b|\bwin\b|\bwinner of\b|\bwinner\b/g, 'wins'],
+  [/\bat least\b|\bor more\b|\bor above\b|\bor higher\b|\bgreater than or equal to\b/g, ' gte '],
+  [/\bat most\b|\bor less\b|\bor below\b|\bor lower\b|\bless than or equal to\b/g, ' lte '],
+  [/\bmore than\b|\bgreater than\b|\bhigher than\b|\babove\b|\bexceeds?\b|\bover\b/g, ' gt '],
+  [/\bless than\b|\blower than\b|\bbelow\b|\bunder\b/g, ' lt '],
+  [/\bbasis points?\b|\bbps\b/g, 'bp'],
+  [/\bdecreases?\b|\blowers?\b|\bcuts?\b/g, 'cut'],
+  [/\bincreases?\b|\braises?\b|\bhikes?\b/g, 'hike'],
+  [/\bu\.s\.?a?\b|\bunited states\b|\busa\b/g, 'us'],
+  [/\bglobally\b/g, 'global'],
+  [/\breleases?d?\b/g, 'release'],
+  [/\bconfirms?\b|\bconfirmed\b/g, 'confirm'],
+  [/\bmeets?\b|\bmeeting with\b/g, 'meet'],
+];
+
+const FILLER = new Set(
+  'the a an of in on at to for by with and or is are be been will would its their his her this that market settle settles resolve resolves yes no if then than as from any which who has have had was were it into during officially declared including'.split(
+    ' ',
+  ),
+);
+/** Words that change what is asked when only one side has them. */
+const QUALIFIERS = new Set(
+  'primary primaries runoff nominee nomination nominated party candidate seed seeded top us global phone calls call person in-person virtual round first second third final semifinal quarterfinal series season episode week month quarter year annual weekly daily popular electoral vote votes majority plurality gte lte gt lt cut hike hold pause not never without before after recession core headline yoy mom'.split(
+    ' ',
+  ),
+);
+
+export function parseStatement(m: MarketText): Statement {
+  const ruled = yesCondition(m.rules);
+  const text = (ruled ?? m.question).replace(/\s+/g, ' ').trim();
+  const window = windowOf(text, m.closeTime);
+  let folded = fold(text);
+  for (const [pattern, replacement] of SYNONYMS) folded = folded.replace(pattern, replacement);
+  const withoutWindow = window ? folded.replace(window.pattern, ' ') : folded;
+  const numbers = [...withoutWindow.matchAll(/\d+(?:\.\d+)?%?/g)].map((x) => x[0]);
+  const wordList = withoutWindow
+    .replace(/\d+(?:\.\d+)?(?:st|nd|rd|th)?%?/g, ' ')
+    .split(/[^a-z#-]+/)
+    .filter((w) => w.length > 1 && !FILLER.has(w));
+  return {
+    text,
+    fromRules: ruled !== null,
+    names: namesIn(text),
+    window: window ? { from: window.from, until: window.until } : null,
+    windowText: window?.text ?? null,
+    numbers,
+    words: new Set(wordList),
+    negated: /\b(?:not|never|fails? to)\b/.test(folded),
+  };
+}
+
+/** Capitalised runs (proper names), folded: "Donald Trump", "Delcy Rodriguez", "Grok 5"; dates and boilerplate dropped. */
+function namesIn(text: string): string[] {
+  const runs = text.match(/\b[A-Z][\p{L}'.-]*(?:\s+(?:[A-Z][\p{L}'.-]*|\d+|de|la|van|von|of))*\b/gu) ?? [];
+  const names = runs.map((run) => {
+    const tokens = run.trim().split(/\s+/);
+    while (tokens.length > 0 && LEADING.test(tokens[0]!)) tokens.shift();
+    if (tokens.length === 0 || BOILERPLATE.test(tokens[0]!) || tokens.every((t) => /^\d+$/.test(t))) return '';
+    return fold(tokens.join(' ')).replace(/[.']/g, '');
+  });
+  return [...new Set(names)].filter((name) => name.length > 1);
+}
+
+const LEADING = /^(If|This|The|Will|In|On|By|Before|After|An?|At|For)$/;
+const BOILERPLATE =
+  /^(Yes|No|Outcome|Otherwise|Contract|Issuance|ET|EST|EDT|PM|AM|UTC|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|January|February|March|April|June|July|August|September|October|November|December)\.?$/;
+
+interface WindowMatch {
+  from: number | null;
+  until: number;
+  text: string;
+  pattern: RegExp;
+}
+
+const DATE = String.raw`(${MONTH_PATTERN})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s*(20\d{2})?`;
+
+/** "before Oct 1, 2026", "by September 30, 2026, 11:59 PM ET", "in Sep 2026", "in 2026": the window YES must happen in. */
+function windowOf(text: string, closeTime: number | null): WindowMatch | null {
+  const t = fold(text);
+  const day = (month: string, d: string, y: string | undefined) => {
+    const n = monthNumber(month)!;
+    const year = yearFor({ year: y ? Number(y) : null, month: n, day: Number(d) }, closeTime);
+    return year === null ? null : { year, month: n, day: Number(d) };
+  };
+  const deadline = new RegExp(
+    String.raw`\b(by|before|no later than|on or before|between contract issuance and)\s+(?:the end of\s+)?${DATE}(?:,?\s*(?:at\s+)?11:59\s*(?:pm|p\.m\.)\s*(?:et|est|edt)?)?`,
+  ).exec(t);
+  if (deadline) {
+    const d = day(deadline[2]!, deadline[3]!, deadline[4]);
+    if (d) {
+      const endOfDay = deadline[1] === 'before' ? zonedTime(d.year, d.month, d.day, 0, 0, NEW_YORK) : zonedTime(d.year, d.month, d.day + 1, 0, 0, NEW_YORK);
+      return {
+        from: null,
+        until: endOfDay,
+        text: `until ${new Date(endOfDay).toISOString().slice(0, 16)}Z`,
+        pattern: new RegExp(escapeRegExp(deadline[0]), 'g'),
+      };
+    }
+  }
+  const month = new RegExp(String.raw`\b(?:in|during)\s+(${MONTH_PATTERN})\.?,?\s+(20\d{2})\b`).exec(t);
+  if (month) {
+    const n = monthNumber(month[1]!)!;
+    const y = Number(month[2]);
+    return {
+      from: zonedTime(y, n, 1, 0, 0, NEW_YORK),
+      until: zonedTime(y, n + 1, 1, 0, 0, NEW_YORK),
+      text: `${y}-${String(n).padStart(2, '0')}`,
+      pattern: new RegExp(escapeRegExp(month[0]), 'g'),
+    };
+  }
+  const endOfYear = /\b(?:by|before) (?:the )?end of (20\d{2})\b/.exec(t);
+  if (endOfYear) {
+    const y = Number(endOfYear[1]);
+    return { from: null, until: zonedTime(y + 1, 1, 1, 0, 0, NEW_YORK), text: `until end of ${y}`, pattern: new RegExp(escapeRegExp(endOfYear[0]), 'g') };
+  }
+  return null;
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const setText = (s: Set<string>) => [...s].sort().join(' ');
+
+export function judgeStatements(ma: MarketText, a: Statement, mb: MarketText, b: Statement): LinkVerdict {
+  const v = new VerdictBuilder();
+  const sharedNames = a.names.filter((n) => b.names.some((o) => o === n || o.includes(n) || n.includes(o)));
+  const subject =
+    a.names.length === 0 || b.names.length === 0
+      ? null
+      : sharedNames.length === 0
+        ? false
+        : sharedNames.length === Math.min(a.names.length, b.names.length)
+          ? true
+          : null;
+  v.compare('subject', a.names.join(', ') || null, b.names.join(', ') || null, subject);
+  const onlyA = [...a.words].filter((w) => !b.words.has(w));
+  const onlyB = [...b.words].filter((w) => !a.words.has(w));
+  const wordsAgree = onlyA.length === 0 && onlyB.length === 0;
+  v.compare('proposition', a.text, b.text, wordsAgree && a.negated === b.negated ? true : null);
+  const numbersAgree = v.compare('threshold', a.numbers.join(' ') || null, b.numbers.join(' ') || null, a.numbers.join(' ') === b.numbers.join(' '));
+  const windowAgrees = v.compare(
+    'window',
+    a.windowText,
+    b.windowText,
+    a.window === null && b.window === null ? null : a.window?.until === b.window?.until && a.window?.from === b.window?.from,
+  );
+  v.compare('stage', null, null);
+  v.compare('yes_side', a.negated ? 'not' : 'yes', b.negated ? 'not' : 'yes');
+  const [sa, sb] = [settlementSource(ma.rules, ma.resolutionSource), settlementSource(mb.rules, mb.resolutionSource)];
+  v.compare('settlement_source', sa, sb);
+  const qualifiers = [...onlyA, ...onlyB].filter((w) => QUALIFIERS.has(w));
+  v.compare('mechanism', setText(new Set(onlyA)) || null, setText(new Set(onlyB)) || null, wordsAgree);
+
+  if (subject === false) return v.verdict('different');
+  if (!a.fromRules || !b.fromRules) return v.lack('the rules of one venue: titles alone never make a pair the same').verdict('unresolved');
+  if (subject === null) return v.lack('the names both conditions are about').verdict('unresolved');
+  if (qualifiers.length > 0 || !numbersAgree) return v.verdict('related', windowImplication(a, b, wordsAgree && numbersAgree === true));
+  if (windowAgrees === false) return v.verdict('related', windowImplication(a, b, wordsAgree));
+  if (!wordsAgree)
+    return v
+      .lack(`whether the conditions' wording differs in substance: "${setText(new Set(onlyA))}" against "${setText(new Set(onlyB))}"`)
+      .verdict('unresolved');
+  if (a.negated !== b.negated) return v.lack('whether the event has exactly two outcomes (a negation is inverse only then)').verdict('unresolved');
+  if (sa !== sb && sa && sb) v.risk(`settlement source: ${sa} against ${sb}`);
+  return v.verdict('same');
+}
+
+/** An event in a window implies it happening in any window containing it, when nothing else differs. */
+function windowImplication(a: Statement, b: Statement, restAgrees: boolean): LinkImplication | undefined {
+  if (!restAgrees || !a.window || !b.window || a.negated || b.negated) return undefined;
+  const start = (w: { from: number | null }) => w.from ?? Number.NEGATIVE_INFINITY;
+  if (start(a.window) >= start(b.window) && a.window.until <= b.window.until) return 'a_implies_b';
+  if (start(b.window) >= start(a.window) && b.window.until <= a.window.until) return 'b_implies_a';
+  return undefined;
+}
