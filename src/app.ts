@@ -28,6 +28,7 @@ import { v8HeapOf } from './config/v8-heap.js';
 import { createLogger, consoleDestination } from './logging/logger.js';
 import { createMetrics } from './metrics/metrics.js';
 import { MarketReadModel } from './readmodel/market-read-model.js';
+import { createPredictionEvents } from './readmodel/prediction-events.js';
 import { PredictionReadModel } from './readmodel/prediction-read-model.js';
 
 /** `all`: HTTP and the background jobs (the embedded default); `http`: stateless API only; `worker`: jobs only. */
@@ -62,7 +63,24 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const webhooks = { repo: store.webhooks, activity: store.activity, policy: config.webhooks.policy, onQueued: jobs.webhooks.wake };
   metrics.watchWebhookQueue(() => store.webhooks.queueStats());
   const accountAlerts = new AccountAlerts(store, live);
-  const services: GraphQLServices = { store, markets, briefs, predictions, morningBriefs: jobs.morningBriefs, webhooks, live, accountAlerts, now };
+  const predictionEvents = createPredictionEvents({
+    links: store.marketLinks,
+    predictions,
+    now,
+    onError: (error) => logger.warn({ err: error }, 'prediction events: spreads not computed; the next batch tries again'),
+  });
+  const services: GraphQLServices = {
+    store,
+    markets,
+    briefs,
+    predictions,
+    predictionEvents,
+    morningBriefs: jobs.morningBriefs,
+    webhooks,
+    live,
+    accountAlerts,
+    now,
+  };
   const graphql = await buildGraphQL({ config, authenticator: access.authenticator, services, metrics, classify, logger });
   const ready = buildReadiness({ stores, markets, predictions, liveFeeds: jobs.liveFeeds, now, degraded, dataDir: stores.pgUrl ? undefined : config.dataDir });
   const portal = buildPortal({

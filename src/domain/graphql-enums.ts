@@ -26,3 +26,10 @@ export const WebhookDeliveryStatusValues = { PENDING: 'pending', DELIVERED: 'del
 export function graphqlEnumName<T extends Record<string, string>>(values: T, internal: string): keyof T | undefined {
   return (Object.keys(values) as (keyof T)[]).find((k) => values[k] === internal);
 }
+export const MarketRelationValues = { SAME: 'same', INVERSE: 'inverse', RELATED: 'related', UNRESOLVED: 'unresolved' } as const;
+export const LinkDeciderValues = { RULES: 'rules', OPERATOR: 'operator', MODEL: 'model' } as const;
+/** Seen from the market asked about: its link's evidence is written with that market as `a`. */
+export const LinkImplicationValues = { THIS_IMPLIES_OTHER: 'a_implies_b', OTHER_IMPLIES_THIS: 'b_implies_a' } as const;
+export const PriceComparatorValues = { ABOVE: 'above', AT_OR_ABOVE: 'at_or_above', BELOW: 'below', AT_OR_BELOW: 'at_or_below', BETWEEN: 'between' } as const;
+export const PriceClaimKindValues = { AT: 'at', CLOSE: 'close', TOUCH: 'touch' } as const;
+export const SpreadCrossingValues = { UP: 'up', DOWN: 'down' } as const;

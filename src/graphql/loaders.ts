@@ -3,7 +3,9 @@ import DataLoader from 'dataloader';
 import { invalid } from '../domain/errors.js';
 import { CANDLES_PER_OPERATION } from '../domain/limits.js';
 import type { BriefAnalysis, Candle, Interval } from '../domain/market.js';
+import type { PriceClaim } from '../domain/links.js';
 import type { ChartPoint } from '../domain/prediction.js';
+import type { MarketLinkView } from '../store/market-links.js';
 import { HOUR_MS } from '../domain/time.js';
 import type { GraphQLServices } from './services.js';
 import type { AssetMarketModel, PredictionMarketModel } from '../readmodel/models.js';
@@ -17,6 +19,10 @@ export interface Loaders {
   predictionMarket: DataLoader<string, PredictionMarketModel | null>;
   /** A chart page of candles per market: one call to the store for every market asking the same page. */
   candles: DataLoader<CandlePageKey, Candle[], string>;
+  /** A prediction market's links (decisions over verdicts), as it sees them: one store query for all. */
+  marketLinks: DataLoader<string, MarketLinkView[]>;
+  /** A prediction market's price claim, null when it makes none: one store query for all. */
+  priceClaim: DataLoader<string, PriceClaim | null>;
   /** A prediction market's hourly chart: one store query for every market asking the same hours. */
   predictionHistory: DataLoader<{ id: string; hours: number }, ChartPoint[], string>;
 }
@@ -65,6 +71,14 @@ export function createLoaders(services: GraphQLServices): Loaders {
         const market = stored.get(id);
         return scored.get(id) ?? (market ? { market, signal: 'wait' as const, move24hPts: null, active: false } : null);
       });
+    }),
+    marketLinks: new DataLoader(async (ids) => {
+      const links = await services.store.marketLinks.linksOf(ids);
+      return ids.map((id) => links.get(id) ?? []);
+    }),
+    priceClaim: new DataLoader(async (ids) => {
+      const claims = await services.store.marketLinks.claimsOf(ids);
+      return ids.map((id) => claims.get(id) ?? null);
     }),
     candles: new DataLoader(
       async (keys) => {

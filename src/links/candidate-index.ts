@@ -35,8 +35,8 @@ export function createCandidateIndex({ maxCandidates = 50 }: { maxCandidates?: n
       const distinct = [...new Set(keys)];
       markets.set(marketId, { venue, keys: distinct });
       for (const key of distinct) {
-        let holders = byKey.get(key);
-        if (!holders) byKey.set(key, (holders = new Set()));
+        const holders = byKey.get(key) ?? new Set<string>();
+        byKey.set(key, holders);
         holders.add(marketId);
       }
     },

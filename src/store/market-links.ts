@@ -98,11 +98,11 @@ interface DecisionRow {
 }
 
 /** One pair's link as `marketId` sees it: the operator's decision over the judge's verdict; none when the pair is `different`. */
-function viewOf(marketId: string, judged: JudgedRow | undefined, decision: DecisionRow | undefined): MarketLinkView | undefined {
+function viewOf(marketId: string, judged: JudgedRow | undefined, decision: DecisionRow | undefined, keepRejected = false): MarketLinkView | undefined {
   const row = judged ?? decision;
   if (!row) return undefined;
   const relation = (decision?.relation ?? judged!.relation) as LinkRelation;
-  if (relation === 'different') return undefined;
+  if (relation === 'different' && !keepRejected) return undefined;
   const stored: LinkVerdict = judged
     ? {
         relation,
@@ -195,6 +195,21 @@ export function createMarketLinkRepository(db: Kysely<Database>) {
       }
     },
 
+    /** The price claim of each market that makes one. */
+    async claimsOf(ids: readonly string[]): Promise<Map<string, PriceClaim>> {
+      const out = new Map<string, PriceClaim>();
+      for (const batch of chunks(ids)) {
+        const rows = await db
+          .selectFrom('prediction_market_texts')
+          .select(['market_id', 'claim'])
+          .where('market_id', 'in', batch)
+          .where('claim', 'is not', null)
+          .execute();
+        for (const r of rows) out.set(r.market_id, JSON.parse(r.claim!) as PriceClaim);
+      }
+      return out;
+    },
+
     /** The markets whose price claim is about `asset`. */
     async marketIdsClaiming(asset: string): Promise<string[]> {
       const rows = await db.selectFrom('prediction_market_texts').select('market_id').where('claim_asset', '=', asset).orderBy('market_id').execute();
@@ -254,7 +269,7 @@ export function createMarketLinkRepository(db: Kysely<Database>) {
       return out;
     },
 
-    /** Every link (from its `a` side), optionally of some relations only: the operator's list and the groups. */
+    /** Every link (from its `a` side), optionally of some relations only (`different`: the pairs an operator rejected). */
     async listLinks(relations?: readonly LinkRelation[]): Promise<MarketLinkView[]> {
       const [judged, decided] = await Promise.all([
         db.selectFrom('market_links').selectAll().execute(),
@@ -265,7 +280,7 @@ export function createMarketLinkRepository(db: Kysely<Database>) {
       const views: MarketLinkView[] = [];
       for (const key of new Set([...judgedPairs.keys(), ...decisions.keys()])) {
         const [a] = key.split('\n') as [string];
-        const view = viewOf(a, judgedPairs.get(key), decisions.get(key));
+        const view = viewOf(a, judgedPairs.get(key), decisions.get(key), relations?.includes('different'));
         if (view && (!relations || relations.includes(view.relation))) views.push(view);
       }
       return views.sort((x, y) => x.marketId.localeCompare(y.marketId) || x.otherId.localeCompare(y.otherId));

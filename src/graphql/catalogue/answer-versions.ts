@@ -25,6 +25,12 @@ const SOURCE_OF: Record<string, Source> = {
 };
 
 /**
+ * Nested fields that read data no version follows: the market links, which the linker and the
+ * operator change in the store. An operation reading one is executed each time.
+ */
+const UNVERSIONED = new Set(['PredictionMarket.links', 'PredictionMarket.claim', 'AssetMarket.predictionMarkets']);
+
+/**
  * Each source's version: what changes whenever an answer from it may (time buckets where scores or
  * freshness move with time). The REST routes' response cache uses the same ones.
  */
@@ -49,6 +55,7 @@ export interface AnswerVersioning {
 export function answerVersioningOf(analysis: OperationAnalysis): AnswerVersioning | undefined {
   const sources = new Set<Source>();
   for (const read of analysis.reads) {
+    if (UNVERSIONED.has(read)) return undefined;
     const source = SOURCE_OF[read];
     if (source) sources.add(source);
     else if (read.startsWith('Query.')) return undefined; // a root field without a version: viewer, webhooks, a rate-limited brief

@@ -3,9 +3,15 @@ import {
   AlertKindValues,
   AlertStatusValues,
   IntervalValues,
+  LinkDeciderValues,
+  LinkImplicationValues,
+  MarketRelationValues,
   MarketStatusValues,
   MarketTypeValues,
   PredictionSignalValues,
+  PriceClaimKindValues,
+  PriceComparatorValues,
+  SpreadCrossingValues,
   TrendValues,
   WebhookDeliveryStatusValues,
   WebhookEventTypeValues,
@@ -16,6 +22,7 @@ import type { Resolvers } from '../generated/resolvers.js';
 import { DateScalar, DateTimeScalar } from '../scalars.js';
 import { assertIntInRange } from './arguments.js';
 import { marketDataResolvers } from './market-data.js';
+import { linkResolvers } from './links.js';
 import { predictionResolvers } from './prediction.js';
 import { subscriptionResolvers } from './subscriptions.js';
 import { webhookResolvers } from './webhooks.js';
@@ -34,6 +41,12 @@ const shared: Resolvers = {
   WebhookEventType: WebhookEventTypeValues,
   WebhookDeliveryStatus: WebhookDeliveryStatusValues,
   PriceAlertEventType: { TRIGGERED: 'triggered', EXPIRED: 'expired' },
+  MarketRelation: MarketRelationValues,
+  LinkDecider: LinkDeciderValues,
+  LinkImplication: LinkImplicationValues,
+  PriceComparator: PriceComparatorValues,
+  PriceClaimKind: PriceClaimKindValues,
+  SpreadCrossing: SpreadCrossingValues,
   Query: {
     viewer: (_root, _args, { principal }) => principal!.account,
   },
@@ -48,4 +61,11 @@ const shared: Resolvers = {
   },
 };
 
-export const resolvers = mergeResolvers([shared, marketDataResolvers, predictionResolvers, webhookResolvers, subscriptionResolvers]) as Resolvers;
+export const resolvers = mergeResolvers([
+  shared,
+  marketDataResolvers,
+  predictionResolvers,
+  linkResolvers,
+  webhookResolvers,
+  subscriptionResolvers,
+]) as Resolvers;
