@@ -90,11 +90,13 @@ export function parseFixture(m: MarketText): Fixture | null {
   const ticker = m.venue === 'kalshi' ? parseGameTicker(m.id) : null;
   const question = m.question.replace(/\[outcome:[^\]]*\]/i, ' ').trim();
   const condition = yesCondition(m.rules);
-  const teams = teamsIn(question) ?? (condition ? teamsIn(condition) : null) ?? (ticker?.type === 'BTTS' ? teamsAt(question) : null);
+  const teams = teamsIn(question) ?? (condition ? namedTeamsIn(condition) : null) ?? (ticker?.type === 'BTTS' ? teamsAt(question) : null);
   if (!teams) return null;
   const folded = fold(`${question} ${m.rules.slice(0, 400)}`);
   const mechanism = mechanismOf(folded, ticker);
   if (mechanism === null) return null;
+  // Rules that never speak of winning are about something else in the game (a first score, a prop).
+  if (mechanism === 'winner' && m.rules.trim() && !/\bwins?\b|\bwinner\b|\bwon\b|\bbeats?\b/i.test(m.rules)) return null;
   const stage = stageOf(fold(question), ticker);
   const league = ticker?.league ?? prefixLeague(question);
   const yes = yesSideOf(m, question, condition, teams, mechanism, ticker);
@@ -128,6 +130,15 @@ export function teamsIn(text: string): [string, string] | null {
   const a = clean(left.replace(/^will\s+/i, ''));
   const b = clean(right);
   return a && b ? [a, b] : null;
+}
+
+/** In a rules sentence, the capitalised names either side of "vs": "... in the Buffalo Bills vs Houston Texans professional football game". */
+function namedTeamsIn(condition: string): [string, string] | null {
+  const name = String.raw`[A-Z0-9][\p{L}0-9.'&-]*(?:\s+(?:[A-Z0-9][\p{L}0-9.'&-]*|de|of|la|del))*`;
+  const match = new RegExp(String.raw`(${name})\s+vs\.?\s+(${name})`, 'u').exec(condition);
+  if (!match) return null;
+  const strip = (team: string) => team.replace(/\s+(?:Pro|College|Professional)$/, '').replace(/^(?:If|The)\s+/, '');
+  return [clean(strip(match[1]!)), clean(strip(match[2]!))];
 }
 
 /** Kalshi's "Real Betis at Real Sociedad": away at home. */

@@ -9,7 +9,7 @@ import { fold } from './normalize.js';
 const CONDITION_PATTERNS: readonly RegExp[] = [
   /\bif\s+(.+?),?\s+then\s+(?:the|this)\s+market\s+(?:resolves|will resolve|settles|will settle)\s+to\s+"?yes"?/i,
   /\bif\s+(.+?),?\s+(?:the|this)\s+market\s+(?:resolves|will resolve|settles|will settle)\s+to\s+"?yes"?/i,
-  /\b(?:the|this)\s+market\s+(?:resolves|will resolve|settles|will settle)\s+to\s+"?yes"?\s+if\s+(.+?)(?:(?<!\b[A-Z])\.\s|\.$|;|$)/i,
+  /\b(?:resolves|will resolve|settles|will settle)\s+(?:to\s+)?"?yes"?\s+if\s+(.+?)(?:(?<!\b[A-Z])\.\s|\.$|;|$)/i,
 ];
 
 /** The YES condition the rules state, as written (first sentence that states one); null when none does. */

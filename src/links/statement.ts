@@ -23,6 +23,9 @@ export interface Statement {
 }
 
 const SYNONYMS: ReadonlyArray<[RegExp, string]> = [
+  // Winning an election is winning its runoff: the clause clarifies, it does not qualify.
+  [/,?\s*including any (?:potential )?runoffs?\b/g, ' '],
+  [/\b(?:the )?(?:upper bound of (?:the )?)?(?:target )?(?:federal funds|fed funds|interest) (?:target )?(?:rates?|range)\b|\brates\b/g, 'rate'],
   [/\b(?:is|are|be|been) officially declared (?:the )?winner of\b/g, 'wins'],
   [/\b(?:is|are) declared (?:the )?winner of\b/g, 'wins'],
   [/\b(?:has|have) won\b|\bwon\b|\bwin\b|\bwinner of\b|\bwinner\b/g, 'wins'],
@@ -150,10 +153,13 @@ const setText = (s: Set<string>) => [...s].sort().join(' ');
 export function judgeStatements(ma: MarketText, a: Statement, mb: MarketText, b: Statement): LinkVerdict {
   const v = new VerdictBuilder();
   const sharedNames = a.names.filter((n) => b.names.some((o) => o === n || o.includes(n) || n.includes(o)));
+  const among = (name: string | undefined, names: string[]) => name !== undefined && names.some((o) => o === name || o.includes(name) || name.includes(o));
+  // The first name a condition mentions is what it is about: when neither side mentions the other's, they are about two things.
+  const leadsDiffer = a.names.length > 0 && b.names.length > 0 && !among(a.names[0], b.names) && !among(b.names[0], a.names);
   const subject =
     a.names.length === 0 || b.names.length === 0
       ? null
-      : sharedNames.length === 0
+      : sharedNames.length === 0 || leadsDiffer
         ? false
         : sharedNames.length === Math.min(a.names.length, b.names.length)
           ? true
