@@ -13,7 +13,12 @@ import { createDemoFeed } from '../ingest/demo/feed.js';
 import { createDemoPredictionFeed } from '../ingest/demo/prediction/feed.js';
 import { withoutSymbols } from '../ingest/demo/without-symbols.js';
 import { createIngestRunner } from '../ingest/ingest-runner.js';
+import { trackedSymbolOf } from '../ingest/claim-symbols.js';
+import { createMarketLinker } from '../ingest/market-linker.js';
 import { createPredictionIngestRunner } from '../ingest/prediction-ingest-runner.js';
+import { blockingKeys } from '../links/blocking.js';
+import { priceClaim } from '../links/claims.js';
+import { judgePair } from '../links/judge.js';
 import type { createMetrics } from '../metrics/metrics.js';
 import type { MarketReadModel } from '../readmodel/market-read-model.js';
 import type { LiveEvents } from '../readmodel/live-events.js';
@@ -82,6 +87,12 @@ export function buildJobs({ config, stores, markets, predictions, briefs, live, 
     logger,
     now,
   });
+  const linker = createMarketLinker({
+    repo: jobsStore.marketLinks,
+    rules: { judge: judgePair, keysOf: blockingKeys, claimOf: (text) => priceClaim(text, trackedSymbolOf) },
+    now,
+    logger,
+  });
   const predictionIngest = createPredictionIngestRunner({
     repo: jobsStore.prediction,
     readModel: predictions,
@@ -89,6 +100,7 @@ export function buildJobs({ config, stores, markets, predictions, briefs, live, 
     tickMs: config.demoTickMs,
     onChange: () => notifier?.changed('prediction'),
     onAlerts: (count) => metrics.alerts.inc({ kind: 'movement' }, count),
+    onTexts: linker.offer,
     logger,
     now,
   });
@@ -118,16 +130,18 @@ export function buildJobs({ config, stores, markets, predictions, briefs, live, 
     webhooks,
     ingest,
     predictionIngest,
+    linker,
     liveFeeds,
     morningBriefs,
     async start(): Promise<void> {
+      linker.start();
       await Promise.all([ingest.start(), predictionIngest.start()]);
       liveFeeds.start();
       morningBriefs.start();
       webhooks.start();
     },
     async stop(): Promise<void> {
-      await Promise.all([liveFeeds.stop(), ingest.stop(), predictionIngest.stop(), morningBriefs.stop(), webhooks.stop()]);
+      await Promise.all([liveFeeds.stop(), ingest.stop(), predictionIngest.stop(), linker.stop(), morningBriefs.stop(), webhooks.stop()]);
     },
     /** Closes the webhook connections kept alive; after the last stop. */
     close(): void {

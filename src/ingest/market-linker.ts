@@ -61,6 +61,9 @@ export function createMarketLinker({ repo, rules, now, logger, maxCandidates, on
   };
   // One batch at a time: a candidate's text is always stored before another venue's batch reads it.
   const serial = createSerialQueue();
+  /** Set by stop(): the batch under way stops between two markets, the rest judged on the next start. */
+  let stopping = false;
+  let pending: Promise<unknown> = Promise.resolve();
 
   async function load(): Promise<void> {
     const startedAt = Date.now();
@@ -68,9 +71,13 @@ export function createMarketLinker({ repo, rules, now, logger, maxCandidates, on
     logger.info({ markets: index.size, ms: Date.now() - startedAt }, 'market links: blocking index loaded');
   }
 
-  /** Judges one changed market against its candidates and stores the verdicts. */
-  async function judgeAgainstCandidates(changed: StoredMarketText): Promise<number> {
-    const candidates = await repo.textsByIds(index.candidates(changed.marketId));
+  /**
+   * Judges one changed market against its candidates and stores the verdicts. A candidate of the
+   * same batch (the demo's venues arrive together) is read from the batch, not yet from the store.
+   */
+  async function judgeAgainstCandidates(changed: StoredMarketText, batch: ReadonlyMap<string, StoredMarketText>): Promise<number> {
+    const ids = index.candidates(changed.marketId);
+    const candidates = [...ids.flatMap((id) => batch.get(id) ?? []), ...(await repo.textsByIds(ids.filter((id) => !batch.has(id))))];
     const verdicts = candidates.map((other) => ({ otherId: other.marketId, verdict: rules.judge(changed.text, other.text), decidedBy: 'rules' as const }));
     await repo.replaceVerdicts(changed.marketId, verdicts, now());
     return verdicts.length;
@@ -96,18 +103,41 @@ export function createMarketLinker({ repo, rules, now, logger, maxCandidates, on
     if (changed.length === 0) return 0;
     const startedAt = Date.now();
     for (const c of changed) index.put(c.marketId, c.text.venue, rules.keysOf(c.text));
+    const batch = new Map(changed.map((c) => [c.marketId, c]));
     let judged = 0;
-    for (const c of changed) judged += await judgeAgainstCandidates(c);
-    await repo.upsertTexts(changed);
-    for (const c of changed) hashes.set(c.marketId, c.hash);
-    logger.info({ changed: changed.length, judged, ms: Date.now() - startedAt }, 'market links judged');
+    const done: StoredMarketText[] = [];
+    for (const c of changed) {
+      if (stopping) break;
+      judged += await judgeAgainstCandidates(c, batch);
+      done.push(c);
+    }
+    await repo.upsertTexts(done);
+    for (const c of done) hashes.set(c.marketId, c.hash);
+    logger.info({ changed: changed.length, judged, stoppedEarly: done.length < changed.length, ms: Date.now() - startedAt }, 'market links judged');
     if (judged > 0) onChange?.();
     return judged;
   }
 
+  const accept = (texts: readonly MarketText[]): Promise<number> => serial(() => acceptNow(texts));
+
   return {
     /** A batch's texts: the changed ones judged against their candidates and stored; resolves to the pairs judged. */
-    accept: (texts: readonly MarketText[]): Promise<number> => serial(() => acceptNow(texts)),
+    accept,
+    /** The same, for ingest, which does not wait: a failure is logged, and the texts count as changed next time. */
+    offer(texts: readonly MarketText[]): void {
+      if (stopping || texts.length === 0) return;
+      pending = accept(texts).catch((error: unknown) =>
+        logger.error({ err: error }, 'market links: judging failed; the texts are judged again with the next batch'),
+      );
+    },
+    start(): void {
+      stopping = false;
+    },
+    /** Lets the batch under way stop at its next market, and waits for it. */
+    async stop(): Promise<void> {
+      stopping = true;
+      await pending;
+    },
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino';
 import { newId } from '../domain/ids.js';
+import type { MarketText } from '../domain/links.js';
 import type { MovementAlert, PredictionMarketMeta, ProbabilityObservation } from '../domain/prediction.js';
 import { MovementDetector } from '../prediction/movement-detector.js';
 import type { PredictionBatch } from '../upstream/connector.js';
@@ -20,6 +21,8 @@ export interface PredictionFeed {
   /** Recent history, so every endpoint has data right after start. */
   backfill(): ProbabilityObservation[];
   tick(now: number): ProbabilityObservation[];
+  /** What each market's venue publishes beyond its title, for the market links. */
+  texts?(): MarketText[];
 }
 
 interface PredictionIngestOptions {
@@ -33,6 +36,8 @@ interface PredictionIngestOptions {
   onChange?: () => void;
   /** Told how many movement alerts each write stored (metrics). */
   onAlerts?: (count: number) => void;
+  /** Given every batch's texts (the market links' linker); it does not hold ingest up. */
+  onTexts?: (texts: readonly MarketText[]) => void;
   now: () => number;
 }
 
@@ -99,6 +104,7 @@ export function createPredictionIngestRunner(options: PredictionIngestOptions) {
       );
     }
     await tickAt(options.now(), batch.observations, batch.complete ? { source: batch.source, at: batch.observedAt } : undefined);
+    options.onTexts?.(batch.texts);
   }
 
   async function loadBaselines(): Promise<void> {
@@ -128,6 +134,7 @@ export function createPredictionIngestRunner(options: PredictionIngestOptions) {
         const alerts = await ingest(history);
         await prune(options.now());
         logger.info({ markets: metas.length, observations: history.length, alerts: alerts.length, ms: Date.now() - startedAt }, 'prediction feed backfilled');
+        options.onTexts?.(feed.texts?.() ?? []);
         ticker.start();
       }),
     accept: (batch: PredictionBatch) => serial(() => acceptLive(batch)),

@@ -82,3 +82,12 @@ describeOnEachEngine('market linker', (suite) => {
     expect((await repo.linksOf(['xa:A'])).get('xa:A')).toEqual([expect.objectContaining({ otherId: 'xb:B', relation: 'same' })]);
   });
 });
+
+describeOnEachEngine('market linker, one batch of several venues', (suite) => {
+  suite.maybe('judges the pairs within one batch (the demo declares its venues together)', async () => {
+    const { rules } = countingRules();
+    const linker = createMarketLinker({ repo: suite.store.marketLinks, rules, now: () => T0, logger: pino({ level: 'silent' }) });
+    await linker.accept([text('va', '1', 'Hail in Lyon on Monday'), text('vb', '1', 'Hail in Lyon on Monday'), text('vb', '2', 'Hail in Lyon on Tuesday')]);
+    expect((await suite.store.marketLinks.linksOf(['va:1'])).get('va:1')).toEqual([expect.objectContaining({ otherId: 'vb:1', relation: 'same' })]);
+  });
+});

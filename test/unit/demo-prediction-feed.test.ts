@@ -2,6 +2,7 @@
 import type { ProbabilityObservation } from '../../src/domain/prediction.js';
 import { DEMO_PREDICTION_MARKETS, demoPredictionMetas } from '../../src/ingest/demo/prediction/catalogue.js';
 import { createDemoPredictionFeed, STEP_MS } from '../../src/ingest/demo/prediction/feed.js';
+import { DEMO_LISTINGS } from '../../src/ingest/demo/prediction/venues.js';
 import { MovementDetector } from '../../src/prediction/movement-detector.js';
 
 const NOW = Date.UTC(2026, 10, 23, 5, 47, 12, 345);
@@ -39,7 +40,8 @@ describe('catalogue', () => {
         url: `https://demo.market-gateway.local/markets/${slug}`,
         topic: DEMO_PREDICTION_MARKETS[i]!.topic,
       });
-      expect(m.question).toMatch(/^Will .+\?$/);
+      // A question, or a game titled by its fixture ("A vs. B", YES for the first team) as venues title them.
+      expect(m.question).toMatch(/^Will .+\?$|^.+ vs\. .+$/);
     }
   });
 
@@ -55,7 +57,7 @@ describe('backfill', () => {
   const series = byMarket(observations);
 
   it('gives every market 48 hours of 10-minute observations ending exactly at now, in time order', () => {
-    expect(series.size).toBe(DEMO_PREDICTION_MARKETS.length);
+    expect(series.size).toBe(DEMO_PREDICTION_MARKETS.length + DEMO_LISTINGS.length);
     const steps = (48 * HOUR) / STEP_MS;
     for (const list of series.values()) {
       expect(list).toHaveLength(steps);
@@ -104,7 +106,7 @@ describe('ticks', () => {
         .map((o) => [o.marketId, o]),
     );
     const tick = f.tick(NOW + 10_000);
-    expect(tick).toHaveLength(DEMO_PREDICTION_MARKETS.length);
+    expect(tick).toHaveLength(DEMO_PREDICTION_MARKETS.length + DEMO_LISTINGS.length);
     for (const o of tick) {
       expect(o.observedAt).toBe(NOW + 10_000);
       // Ten seconds on, no market is far from where the history ended (a news jump is at most 20 points).

@@ -52,6 +52,7 @@ const ROWS: Row[] = [
   ['btc-150k-2026', 'crypto', 0.21, 24_000_000, 'jumpy', 'Will Bitcoin trade above $150,000 on a major exchange before December 31, 2026?'],
   ['btc-below-60k-2027', 'crypto', 0.17, 8_800_000, 'jumpy', 'Will Bitcoin trade below $60,000 on a major exchange before March 31, 2027?'],
   ['btc-above-20k-2026', 'crypto', 0.96, 210_000, 'calm', 'Will Bitcoin close above $20,000 on December 31, 2026?'],
+  ['eth-5k-dec31-noon', 'crypto', 0.18, 2_600_000, 'jumpy', 'Will Ethereum be above $5,000 on December 31, 2026 at 12PM ET?'],
   ['eth-10k-2027', 'crypto', 0.12, 3_900_000, 'jumpy', 'Will Ether reach $10,000 before December 31, 2027?'],
   ['eth-flippening-2027', 'crypto', 0.03, 150_000, 'calm', "Will Ethereum's market cap exceed Bitcoin's at any point in 2027?"],
   ['sol-etf-10b', 'crypto', 0.24, 310_000, 'normal', 'Will US spot Solana ETFs hold more than $10B in combined assets by June 30, 2027?'],
@@ -70,6 +71,7 @@ const ROWS: Row[] = [
 
   ['sb-lxi-chiefs', 'sports', 0.09, 14_000_000, 'jumpy', 'Will the Kansas City Chiefs win Super Bowl LXI?'],
   ['sb-lxi-eagles', 'sports', 0.11, 9_600_000, 'jumpy', 'Will the Philadelphia Eagles win Super Bowl LXI?'],
+  ['nba-xmas-bos-okc', 'sports', 0.42, 1_300_000, 'normal', 'Boston Celtics vs. Oklahoma City Thunder'],
   ['nba-2027-thunder', 'sports', 0.27, 7_200_000, 'normal', 'Will the Oklahoma City Thunder win the 2027 NBA Finals?'],
   ['ucl-2027-real-madrid', 'sports', 0.14, 3_100_000, 'normal', 'Will Real Madrid win the 2026-27 UEFA Champions League?'],
   ['epl-2027-arsenal', 'sports', 0.31, 4_400_000, 'normal', 'Will Arsenal win the 2026-27 Premier League?'],

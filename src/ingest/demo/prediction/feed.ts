@@ -8,6 +8,7 @@ import type { PredictionFeed } from '../../prediction-ingest-runner.js';
 import { createRandom, type Random } from '../random.js';
 import { DEMO_PREDICTION_MARKETS, demoPredictionId, demoPredictionMetas } from './catalogue.js';
 import { initialState, observe, step, type MarketState } from './model.js';
+import { baseText, listingMetas, listingObservations, listingTexts } from './venues.js';
 import { HOUR_MS } from '../../../domain/time.js';
 
 interface DemoPredictionFeedOptions {
@@ -35,23 +36,34 @@ const SORTED = DEMO_PREDICTION_MARKETS.map((market) => ({ market, id: demoPredic
  * The history: `steps` observations per market, the last at `now`, 10 minutes apart. One stream per
  * market, so adding a market never changes the numbers of the others.
  */
+/** The base markets' observations of one time, with the other demo venues' listings that follow them, ordered by marketId. */
+function withListings(observations: ProbabilityObservation[]): ProbabilityObservation[] {
+  const all = [...observations, ...listingObservations(new Map(observations.map((o) => [o.marketId, o])))];
+  return all.sort((a, b) => (a.marketId < b.marketId ? -1 : a.marketId > b.marketId ? 1 : 0));
+}
+
+const TOPIC_OF = new Map(DEMO_PREDICTION_MARKETS.map((m) => [m.slug, m.topic]));
+
 function buildBackfill(seed: number, now: number, steps: number): { observations: ProbabilityObservation[]; states: MarketState[] } {
   const streams = SORTED.map(({ market }) => createRandom(seed, `${market.slug}|history`));
   const states = SORTED.map(({ market, id }, i) => initialState(market, id, streams[i]!));
   const observations: ProbabilityObservation[] = [];
   for (let k = steps - 1; k >= 0; k--) {
     const at = now - k * STEP_MS;
+    const atTime: ProbabilityObservation[] = [];
     for (const [i, state] of states.entries()) {
       // The first observation is the catalogue's starting point; every later one is a step on.
       if (k < steps - 1) step(state, STEP_MS, streams[i]!);
-      observations.push(observe(state, at));
+      atTime.push(observe(state, at));
     }
+    observations.push(...withListings(atTime));
   }
   return { observations, states };
 }
 
 /**
- * markets(): every market (source 'demo', id `demo:<slug>`, url `https://demo.market-gateway.local/markets/<slug>`).
+ * markets(): every market (source 'demo', id `demo:<slug>`, url `https://demo.market-gateway.local/markets/<slug>`), and
+ * the listings of the other demo venues (venues.ts), whose probabilities follow their base markets'.
  * backfill(): the last `historyHours`, ending exactly at `now`, one observation per market per 10 minutes,
  * ascending (ties by marketId), the same on every call. tick(at): one observation per market, continuing
  * from the backfill's last state (an earlier time counts as the last one).
@@ -75,7 +87,8 @@ export function createDemoPredictionFeed(options: DemoPredictionFeedOptions): Pr
   });
 
   return {
-    markets: demoPredictionMetas,
+    markets: () => [...demoPredictionMetas(), ...listingMetas((slug) => TOPIC_OF.get(slug) ?? null)],
+    texts: () => [...DEMO_PREDICTION_MARKETS.map((m) => baseText(m.slug, m.question)), ...listingTexts()],
     backfill() {
       const built = buildBackfill(seed, now, steps);
       live ??= start(built.states);
@@ -88,10 +101,12 @@ export function createDemoPredictionFeed(options: DemoPredictionFeedOptions): Pr
       const t = Math.max(at, live.lastTime);
       const dt = t - live.lastTime;
       live.lastTime = t;
-      return live.markets.map((m) => {
-        step(m.state, dt, m.random);
-        return observe(m.state, t);
-      });
+      return withListings(
+        live.markets.map((m) => {
+          step(m.state, dt, m.random);
+          return observe(m.state, t);
+        }),
+      );
     },
   };
 }
