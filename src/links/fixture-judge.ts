@@ -75,6 +75,7 @@ export function judgeFixtures(ma: MarketText, a: Fixture, mb: MarketText, b: Fix
   v.compare('yes_side', sideText(a), sideText(b), sides);
 
   if (alignment === null) return v.verdict('different');
+  if (a.league && b.league && a.league !== b.league) return v.verdict('different');
   if (alignment === 'ambiguous') return v.lack('which team is which: the names match both ways').verdict('unresolved');
   if (day === false) return v.verdict('different');
   if (day === null) return v.lack('the fixture’s date: the texts state none and the close times are too far apart to tell').verdict('unresolved');

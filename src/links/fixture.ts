@@ -6,7 +6,7 @@
  */
 import type { MarketText } from '../domain/links.js';
 import { type KalshiGameTicker, parseGameTicker, teamCodes, yesTeamIndex } from './kalshi-ticker.js';
-import { findDate, fold, isoDate, words, yearFor } from './normalize.js';
+import { findDate, fold, isoDate, MONTH_PATTERN, words, yearFor } from './normalize.js';
 import { yesCondition } from './rules-text.js';
 
 export type FixtureMechanism = 'winner' | 'draw' | 'total' | 'handicap' | 'exact_score' | 'both_teams_score' | 'completed_match';
@@ -95,9 +95,8 @@ export function parseFixture(m: MarketText): Fixture | null {
   const folded = fold(`${question} ${m.rules.slice(0, 400)}`);
   const mechanism = mechanismOf(folded, ticker);
   if (mechanism === null) return null;
-  // Rules that never speak of winning are about something else in the game (a first score, a prop).
-  if (mechanism === 'winner' && m.rules.trim() && !/\bwins?\b|\bwinner\b|\bwon\b|\bbeats?\b/i.test(m.rules)) return null;
-  const stage = stageOf(fold(question), ticker);
+  if (mechanism === 'winner' && !plainWinner(m.rules, condition)) return null;
+  const stage = stageOf(fold(`${question} ${condition ?? ''}`), ticker);
   const league = ticker?.league ?? prefixLeague(question);
   const yes = yesSideOf(m, question, condition, teams, mechanism, ticker);
   return {
@@ -113,6 +112,21 @@ export function parseFixture(m: MarketText): Fixture | null {
     yesSideFrom: yes.from,
     drawPossible: drawPossible(league, stage, folded, ticker),
   };
+}
+
+/**
+ * Rules that never speak of winning are about something else in the game (a first score, a prop); a
+ * winning condition with a number left once dates and map/set numbers are gone is a margin or a total.
+ */
+function plainWinner(rules: string, condition: string | null): boolean {
+  if (!rules.trim()) return true;
+  if (!/\bwins?\b|\bwinner\b|\bwon\b|\bbeats?\b/i.test(rules)) return false;
+  if (!condition) return true;
+  const undated = fold(condition)
+    .replace(new RegExp(String.raw`\b${MONTH_PATTERN}\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s*20\d{2})?`, 'g'), ' ')
+    .replace(/\b20\d{2}(?:-\d{2}-\d{2})?\b/g, ' ')
+    .replace(/\b(?:map|set|game|round)\s+\d\b/g, ' ');
+  return !/\d/.test(undated) && !/\bby (?:more than|over|at least)\b|\bmargin\b|\bpoints\b/.test(undated);
 }
 
 /** "A vs. B" with the venue's prefixes ("KBO:", "Set 1 Winner:") and suffixes (": O/U 2.5", "- Map 2 Winner") cut off. */
@@ -161,7 +175,7 @@ function prefixLeague(question: string): string | null {
 function mechanismOf(folded: string, ticker: KalshiGameTicker | null): FixtureMechanism | null {
   if (ticker?.type === 'BTTS' || /both teams to score/.test(folded)) return 'both_teams_score';
   if (/exact score/.test(folded)) return 'exact_score';
-  if (/handicap|spread|\([+-]\d+(?:\.\d+)?\)/.test(folded)) return 'handicap';
+  if (/handicap|spread|\([+-]\d+(?:\.\d+)?\)|\bwins? by (?:more than|over|at least|\d)/.test(folded)) return 'handicap';
   if (/\bo\/u\b|over\/under|\btotal (?:goals|points|runs|maps|games|kills)/.test(folded)) return 'total';
   if (/completed match/.test(folded)) return 'completed_match';
   if (ticker?.yesCode === 'TIE' || /\bend in a (?:draw|tie)\b|\bdraw at|\bdraw\?|\bbe a draw\b/.test(folded)) return 'draw';
@@ -175,6 +189,9 @@ function stageOf(question: string, ticker: KalshiGameTicker | null): string {
   const numbered = /\b(map|set|game|quarter|period|inning)\s+(\d)\b/.exec(question);
   if (numbered && !(ticker?.type === 'GAME' && numbered[1] === 'game')) return `${numbered[1]} ${numbered[2]}`;
   if (/halftime|half-time|\b1st half\b|\bfirst half\b/.test(question)) return 'first half';
+  // A playoff series is not one game; an esports match is itself a series of maps.
+  if (/\bseries\b/.test(question) && !/\bworld series\b/.test(question) && !(ticker && ['VALORANT', 'CS2', 'LOL', 'DOTA2'].includes(ticker.league)))
+    return 'series';
   if (/\b2nd half\b|\bsecond half\b/.test(question)) return 'second half';
   return 'match';
 }

@@ -193,6 +193,11 @@ export function judgeStatements(ma: MarketText, a: Statement, mb: MarketText, b:
       .lack(`whether the conditions' wording differs in substance: "${setText(new Set(onlyA))}" against "${setText(new Set(onlyB))}"`)
       .verdict('unresolved');
   if (a.negated !== b.negated) return v.lack('whether the event has exactly two outcomes (a negation is inverse only then)').verdict('unresolved');
+  // "A beats B" and "B beats A" have the same words: the shared names must come in one order.
+  const order = (names: string[], other: string[]) =>
+    names.filter((n) => among(n, other)).map((n) => other.findIndex((o) => o === n || o.includes(n) || n.includes(o)));
+  const inOrder = order(a.names, b.names).every((index, i, all) => i === 0 || index >= all[i - 1]!);
+  if (!inOrder) return v.lack('whether the names play the same roles: they come in another order').verdict('unresolved');
   if (sa !== sb && sa && sb) v.risk(`settlement source: ${sa} against ${sb}`);
   return v.verdict('same');
 }

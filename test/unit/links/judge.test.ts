@@ -358,6 +358,56 @@ describe('conditions stated in rules (Kalshi "If <X>, then the market resolves t
   });
 });
 
+describe('fixtures read from full rules', () => {
+  const moneyline = kalshi(
+    'KXNBAGAME-26MAY09OKCDEN-OKC',
+    'Oklahoma City vs Denver',
+    '2026-05-10T04:00:00Z',
+    'If Oklahoma City wins the Oklahoma City vs Denver professional basketball game originally scheduled for May 9, 2026, then the market resolves to Yes.',
+  );
+  const polymarketGame = poly(
+    '3001',
+    'Thunder vs. Nuggets',
+    '2026-05-10T06:00:00Z',
+    'In the upcoming NBA game, scheduled for May 9 at 9:30PM ET: If the Oklahoma City Thunder win, the market will resolve to "Thunder". If the Denver Nuggets win, the market will resolve to "Nuggets".',
+  );
+  it("Polymarket's game rules name no Yes: its first outcome is YES, the same team as Kalshi's", () => {
+    expect(judgePair(moneyline, { ...polymarketGame, question: 'Oklahoma City Thunder vs. Denver Nuggets' }).relation).toBe('same');
+  });
+  it('a margin is not the moneyline', () => {
+    const spread = kalshi(
+      'KXNBASPREAD-26MAY09OKCDEN-OKC5',
+      'Oklahoma City vs Denver: Oklahoma City wins by over 5.5 points?',
+      '2026-05-10T04:00:00Z',
+      'If Oklahoma City wins the Oklahoma City vs Denver professional basketball game originally scheduled for May 9, 2026 by over 5.5 points, then the market resolves to Yes.',
+    );
+    expect(judgePair(spread, { ...polymarketGame, question: 'Oklahoma City Thunder vs. Denver Nuggets' }).relation).not.toMatch(/^(same|inverse)$/);
+  });
+  it('a playoff series is not its game', () => {
+    const series = kalshi(
+      'KXNBASERIES-26OKCDEN-OKC',
+      'Oklahoma City vs Denver: series winner',
+      '2026-05-10T04:00:00Z',
+      'If Oklahoma City wins the Oklahoma City vs Denver series, then the market resolves to Yes.',
+    );
+    expect(judgePair(series, { ...polymarketGame, question: 'Oklahoma City Thunder vs. Denver Nuggets' }).relation).toBe('related');
+  });
+  it('"A beats B" against "B beats A": the same words, not the same proposition', () => {
+    const close = Date.parse('2026-11-01T00:00:00Z');
+    const v = judgePair(
+      { venue: 'kalshi', id: 'K', question: 'q', rules: 'If Alice Smith defeats Bob Jones in the runoff, then the market resolves to Yes.', closeTime: close },
+      {
+        venue: 'polymarket',
+        id: 'P',
+        question: 'q',
+        rules: 'This market will resolve to "Yes" if Bob Jones defeats Alice Smith in the runoff. Otherwise, "No".',
+        closeTime: close,
+      },
+    );
+    expect(v.relation).toBe('unresolved');
+  });
+});
+
 describe('evidence', () => {
   it('lists every aspect once, in the domain order', () => {
     const v = judgePair(
