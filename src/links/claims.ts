@@ -19,6 +19,8 @@ const PRICE_CONTEXT =
 
 const AMOUNT = String.raw`\$\s?(\d[\d,]*(?:\.\d+)?)\s?(k|m|b|t|thousand|million|billion|trillion)?\b`;
 const BARE_AMOUNT = String.raw`(\d[\d,]*(?:\.\d+)?)\s?(k)?\b`;
+const AMOUNTS = new RegExp(AMOUNT, 'g');
+const BARE_THRESHOLD = new RegExp(String.raw`\b(?:above|below|over|under|exceed|hit|reach)\s+${BARE_AMOUNT}`);
 
 interface Bound {
   comparator: PriceComparator;
@@ -92,7 +94,7 @@ export function boundFromText(question: string): Bound | null {
     const high = parseAmount(range[3]!, range[4]);
     if (low !== null && high !== null && high > low) return { comparator: 'between', threshold: low, upper: high };
   }
-  const amounts = [...question.matchAll(new RegExp(AMOUNT, 'g'))];
+  const amounts = [...question.matchAll(AMOUNTS)];
   let amount: { value: number; index: number; end: number } | null = null;
   if (amounts.length === 1) {
     const [match] = amounts;
@@ -101,7 +103,7 @@ export function boundFromText(question: string): Bound | null {
     if (value !== null) amount = { value, index: match!.index, end: match!.index + match![0].length };
   } else if (amounts.length === 0) {
     // Polymarket's hourly titles drop the dollar sign: "Bitcoin above 82,400 on May 12, 4AM ET?"
-    const bare = new RegExp(String.raw`\b(?:above|below|over|under|exceed|hit|reach)\s+${BARE_AMOUNT}`).exec(question);
+    const bare = BARE_THRESHOLD.exec(question);
     const value = bare ? parseAmount(bare[1]!, bare[2]) : null;
     if (bare && value !== null && value >= 10) {
       const index = bare.index + bare[0].lastIndexOf(bare[1]!);

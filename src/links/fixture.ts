@@ -118,12 +118,14 @@ export function parseFixture(m: MarketText): Fixture | null {
  * Rules that never speak of winning are about something else in the game (a first score, a prop); a
  * winning condition with a number left once dates and map/set numbers are gone is a margin or a total.
  */
+const DATES = new RegExp(String.raw`\b${MONTH_PATTERN}\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s*20\d{2})?`, 'g');
+
 function plainWinner(rules: string, condition: string | null): boolean {
   if (!rules.trim()) return true;
   if (!/\bwins?\b|\bwinner\b|\bwon\b|\bbeats?\b/i.test(rules)) return false;
   if (!condition) return true;
   const undated = fold(condition)
-    .replace(new RegExp(String.raw`\b${MONTH_PATTERN}\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s*20\d{2})?`, 'g'), ' ')
+    .replace(DATES, ' ')
     .replace(/\b20\d{2}(?:-\d{2}-\d{2})?\b/g, ' ')
     .replace(/\b(?:map|set|game|round)\s+\d\b/g, ' ');
   return !/\d/.test(undated) && !/\bby (?:more than|over|at least)\b|\bmargin\b|\bpoints\b/.test(undated);
@@ -146,10 +148,12 @@ export function teamsIn(text: string): [string, string] | null {
   return a && b ? [a, b] : null;
 }
 
+const TEAM_NAME = String.raw`[A-Z0-9][\p{L}0-9.'&-]*(?:\s+(?:[A-Z0-9][\p{L}0-9.'&-]*|de|of|la|del))*`;
+const NAMED_TEAMS = new RegExp(String.raw`(${TEAM_NAME})\s+vs\.?\s+(${TEAM_NAME})`, 'u');
+
 /** In a rules sentence, the capitalised names either side of "vs": "... in the Buffalo Bills vs Houston Texans professional football game". */
 function namedTeamsIn(condition: string): [string, string] | null {
-  const name = String.raw`[A-Z0-9][\p{L}0-9.'&-]*(?:\s+(?:[A-Z0-9][\p{L}0-9.'&-]*|de|of|la|del))*`;
-  const match = new RegExp(String.raw`(${name})\s+vs\.?\s+(${name})`, 'u').exec(condition);
+  const match = NAMED_TEAMS.exec(condition);
   if (!match) return null;
   const strip = (team: string) => team.replace(/\s+(?:Pro|College|Professional)$/, '').replace(/^(?:If|The)\s+/, '');
   return [clean(strip(match[1]!)), clean(strip(match[2]!))];

@@ -49,18 +49,31 @@ export const MONTH_PATTERN =
 
 export const NEW_YORK = 'America/New_York';
 
+// Building an Intl formatter costs far more than using one: one per zone, kept.
+const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
+const dateFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function offsetFormatter(timeZone: string): Intl.DateTimeFormat {
+  let formatter = offsetFormatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    offsetFormatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
 /** The zone's offset from UTC at an instant, in ms (New York: -4 h in summer, -5 h in winter). */
 function zoneOffsetMs(instant: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(new Date(instant));
+  const parts = offsetFormatter(timeZone).formatToParts(new Date(instant));
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
   const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
   return asUtc - Math.floor(instant / 1000) * 1000;
@@ -76,7 +89,12 @@ export function zonedTime(year: number, month: number, day: number, hour: number
 
 /** The calendar date of an instant in a zone, `YYYY-MM-DD`. */
 export function zonedDate(instant: number, timeZone = NEW_YORK): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(instant));
+  let formatter = dateFormatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dateFormatters.set(timeZone, formatter);
+  }
+  return formatter.format(new Date(instant));
 }
 
 /** `YYYY-MM-DD` from numbers. */
@@ -110,6 +128,9 @@ const ZONE = String.raw`(utc|gmt|et|edt|est)\b`;
 /** `at 22:00 UTC`, `4AM ET`, `12:00 ET (noon)`: a clock time with a zone. */
 export const CLOCK_WITH_ZONE = new RegExp(String.raw`${CLOCK}\s*(?:in the\s+)?${ZONE}`, 'i');
 
+const NAMED_DATE = new RegExp(String.raw`\b(${MONTH_PATTERN})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s*(20\d{2}))?`, 'i');
+const DAY_FIRST_DATE = new RegExp(String.raw`\b(\d{1,2})(?:st|nd|rd|th)?\s+(${MONTH_PATTERN})\.?,?\s*(20\d{2})?\b`, 'i');
+
 export interface DateParts {
   year: number | null;
   month: number;
@@ -120,8 +141,8 @@ export interface DateParts {
 export function findDate(text: string): (DateParts & { index: number; length: number }) | null {
   const t = fold(text);
   const iso = /\b(20\d{2})-(\d{2})-(\d{2})\b/.exec(t);
-  const named = new RegExp(String.raw`\b(${MONTH_PATTERN})\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s*(20\d{2}))?`, 'i').exec(t);
-  const dayFirst = new RegExp(String.raw`\b(\d{1,2})(?:st|nd|rd|th)?\s+(${MONTH_PATTERN})\.?,?\s*(20\d{2})?\b`, 'i').exec(t);
+  const named = NAMED_DATE.exec(t);
+  const dayFirst = DAY_FIRST_DATE.exec(t);
   const found: Array<DateParts & { index: number; length: number }> = [];
   if (iso) found.push({ year: Number(iso[1]), month: Number(iso[2]), day: Number(iso[3]), index: iso.index, length: iso[0].length });
   if (named) {
