@@ -107,6 +107,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
     predictions,
     ingest: jobs.ingest,
     predictionIngest: jobs.predictionIngest,
+    /** The market links' linker (runs with the jobs). */
+    linker: jobs.linker,
     morningBriefs: jobs.morningBriefs,
     liveFeeds: jobs.liveFeeds,
     alerts: jobs.alerts,

@@ -133,6 +133,10 @@ export function createMarketLinker({ repo, rules, now, logger, maxCandidates, on
     start(): void {
       stopping = false;
     },
+    /** Resolves once the texts offered so far are judged (or their batch failed): for tests and the bench. */
+    async settled(): Promise<void> {
+      await pending;
+    },
     /** Lets the batch under way stop at its next market, and waits for it. */
     async stop(): Promise<void> {
       stopping = true;

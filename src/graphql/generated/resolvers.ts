@@ -539,6 +539,8 @@ export type Query = {
   movementAlerts: MovementAlertList;
   /** Groups of markets that are one question on several venues, busiest first. limit 1..100; minVenues 2..10. */
   predictionEvents: Array<PredictionEvent>;
+  /** One prediction market by id (`<source>:<upstream id>`), tracked now or before; null when unknown. */
+  predictionMarket?: Maybe<PredictionMarket>;
   /** The most active prediction markets. limit 1..50. */
   predictionMarkets: PredictionMarketList;
   /** One price alert of the caller's account; null when the account has no alert with this id. */
@@ -579,6 +581,11 @@ export type QueryMovementAlertsArgs = {
 export type QueryPredictionEventsArgs = {
   limit?: Scalars['Int']['input'];
   minVenues?: Scalars['Int']['input'];
+};
+
+
+export type QueryPredictionMarketArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -1229,6 +1236,7 @@ export type QueryResolvers<ContextType = GraphQLContext, ParentType extends Reso
   morningBrief?: Resolver<ResolversTypes['MorningBrief'], ParentType, ContextType>;
   movementAlerts?: Resolver<ResolversTypes['MovementAlertList'], ParentType, ContextType, RequireFields<QueryMovementAlertsArgs, 'limit'>>;
   predictionEvents?: Resolver<Array<ResolversTypes['PredictionEvent']>, ParentType, ContextType, RequireFields<QueryPredictionEventsArgs, 'limit' | 'minVenues'>>;
+  predictionMarket?: Resolver<Maybe<ResolversTypes['PredictionMarket']>, ParentType, ContextType, RequireFields<QueryPredictionMarketArgs, 'id'>>;
   predictionMarkets?: Resolver<ResolversTypes['PredictionMarketList'], ParentType, ContextType, RequireFields<QueryPredictionMarketsArgs, 'limit'>>;
   priceAlert?: Resolver<Maybe<ResolversTypes['PriceAlert']>, ParentType, ContextType, RequireFields<QueryPriceAlertArgs, 'id'>>;
   priceAlerts?: Resolver<ResolversTypes['PriceAlertList'], ParentType, ContextType, Partial<QueryPriceAlertsArgs>>;

@@ -12,6 +12,8 @@ export const predictionResolvers: Resolvers = {
       return { count: items.length, items };
     },
 
+    predictionMarket: (_root, { id }, { loaders }) => loaders.predictionMarket.load(id),
+
     movementAlerts(_root, { limit }, { services }) {
       assertIntInRange('limit', limit, MOVEMENT_ALERTS_LIMIT.min, MOVEMENT_ALERTS_LIMIT.max);
       const items = services.predictions.latestAlerts(limit);
