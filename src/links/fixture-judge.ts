@@ -87,9 +87,13 @@ export function judgeFixtures(ma: MarketText, a: Fixture, mb: MarketText, b: Fix
   if (sides) return v.verdict('same');
   if (a.drawPossible === false && b.drawPossible !== true) return v.verdict('inverse');
   if (b.drawPossible === false && a.drawPossible !== true) return v.verdict('inverse');
+  // A draw settled 50/50 on both venues keeps opposite sides complementary: YES at 0.50 is NO at 0.50.
+  if (splitsDraws(ma.rules) && splitsDraws(mb.rules)) return v.verdict('inverse');
   if (a.drawPossible === true || b.drawPossible === true) return v.verdict('related');
   return v.lack('whether the fixture can end in a draw (a third outcome rules out inverse)').verdict('unresolved');
 }
+
+const splitsDraws = (rules: string) => /\b(?:tie|tied|draw|no contest)\b[^.]*(?:50\/50|50-50|\$0?\.50\b|fifty)/i.test(rules);
 
 const sideText = (f: Fixture) => (f.yesSide ? `${f.yesSide}${f.yesSideFrom ? ` (${f.yesSideFrom})` : ''}` : null);
 
@@ -114,5 +118,11 @@ function addFixtureRisks(v: VerdictBuilder, ma: MarketText, mb: MarketText, a: F
   const [ra, rb] = [exceptionalBranches(ma.rules), exceptionalBranches(mb.rules)];
   for (const branch of ra) if (!rb.includes(branch)) v.risk(`${ma.venue} only: ${branch}`);
   for (const branch of rb) if (!ra.includes(branch)) v.risk(`${mb.venue} only: ${branch}`);
-  if (a.drawPossible === true || b.drawPossible === true) v.risk('a draw is possible: each venue settles it by its own rule');
+  if (a.drawPossible === true || b.drawPossible === true) {
+    v.risk(
+      splitsDraws(ma.rules) && splitsDraws(mb.rules)
+        ? 'a draw or no contest settles 50/50 on both venues'
+        : 'a draw is possible: each venue settles it by its own rule',
+    );
+  }
 }

@@ -46,13 +46,13 @@ export function settlementSource(rules: string, resolutionSource?: string | null
 export function exceptionalBranches(rules: string): string[] {
   const text = fold(rules);
   const found: string[] = [];
-  const postponed = /postponed[^.]*?(?:within|begins within|to a date within)\s+(\w+\s+(?:hours?|days?|weeks?))/.exec(text);
+  const postponed = /(?:postponed|delayed|not held|not started|not resumed|rescheduled)[^.]*?within\s+(\w+\s+(?:hours?|days?|weeks?))/.exec(text);
   if (postponed) found.push(`postponement: ${postponed[1]}`);
   else if (/postpone|delayed|rescheduled/.test(text)) found.push('postponement: stated');
   if (/stat corrections?[^.]*not count|corrections? (?:after|made after)[^.]*(?:not|ignored)/.test(text))
     found.push('stat corrections after the event ignored');
   if (/\btie\b|\btied\b|\bdraw\b|dead heat/.test(text)) found.push('ties: a rule of its own');
   if (/overtime is included|including overtime|includes overtime/.test(text)) found.push('overtime included');
-  if (/fair market price|last fair market price|50[- ]50|void/.test(text)) found.push('void: settles at a fair price or 50-50');
+  if (/fair (?:market )?price|50[-/ ]50|\$0?\.50\b|\bvoid\b/.test(text)) found.push('void: settles at a fair price or 50-50');
   return found;
 }

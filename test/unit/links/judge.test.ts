@@ -408,6 +408,37 @@ describe('fixtures read from full rules', () => {
   });
 });
 
+describe('a fight both venues settle 50/50 on a draw (Kalshi and Polymarket US rules, trimmed)', () => {
+  const kalshiFight = (suffix: string, who: string) =>
+    kalshi(
+      `KXUFCFIGHT-26SEP12CORBLA-${suffix}`,
+      `${who} wins`,
+      '2026-09-13T02:20:00Z',
+      `If ${who} wins the Cortes-Acosta vs Blaydes professional MMA fight originally scheduled for Sep 12, 2026, then the market resolves to Yes.\n\nIf this fight is postponed or delayed, the market will remain open and close after the rescheduled fight has finished (within two weeks). If the fight is declared a tie or no contest, the market will resolve to 50/50 for both fighters.`,
+    );
+  const polymarketFight = poly(
+    'aec-ufc-walcor-curbla-2026-09-12',
+    'Who will win in the upcoming mma event Waldo Cortes Acosta vs Curtis Blaydes scheduled for September 12, 2026 at 9:20 PM UTC? [outcome: Waldo Cortes-Acosta]',
+    '2026-09-26T18:00:00Z',
+    'This market will settle to the winner of the Waldo Cortes Acosta vs Curtis Blaydes UFC fight scheduled for September 12 at 2:00PM ET. If the fight ends in a draw or is declared a no contest, the market will settle to $0.50. If the fight is not held within two weeks of the originally scheduled date, the market will settle to the last fair market price.',
+    'polymarket_us',
+  );
+  it('the same fighter: same', () => {
+    const v = judgePair(kalshiFight('COR', 'Waldo Cortes-Acosta'), polymarketFight);
+    expect(v).toMatchObject({ relation: 'same', basisRisk: ['a draw or no contest settles 50/50 on both venues'] });
+  });
+  it('the other fighter: inverse, since a draw pays 0.50 on both sides', () => {
+    expect(judgePair(kalshiFight('BLA', 'Curtis Blaydes'), polymarketFight).relation).toBe('inverse');
+  });
+  it('the other fighter where one venue does not split a draw: related', () => {
+    const noSplit = {
+      ...polymarketFight,
+      rules: polymarketFight.rules.replace(' or is declared a no contest, the market will settle to $0.50', ', the market settles No'),
+    };
+    expect(judgePair(kalshiFight('BLA', 'Curtis Blaydes'), noSplit).relation).toBe('related');
+  });
+});
+
 describe('evidence', () => {
   it('lists every aspect once, in the domain order', () => {
     const v = judgePair(
