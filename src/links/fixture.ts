@@ -6,7 +6,7 @@
  */
 import type { MarketText } from '../domain/links.js';
 import { type KalshiGameTicker, parseGameTicker, teamCodes, yesTeamIndex } from './kalshi-ticker.js';
-import { findDate, fold, isoDate, MONTH_PATTERN, words, yearFor } from './normalize.js';
+import { CLOCK_WITH_ZONE, findDate, fold, isoDate, MONTH_PATTERN, parseClock, words, yearFor, zonedDate, zonedTime, zoneOf } from './normalize.js';
 import { yesCondition } from './rules-text.js';
 
 export type FixtureMechanism = 'winner' | 'draw' | 'total' | 'handicap' | 'exact_score' | 'both_teams_score' | 'completed_match';
@@ -90,7 +90,7 @@ export function parseFixture(m: MarketText): Fixture | null {
   const ticker = m.venue === 'kalshi' ? parseGameTicker(m.id) : null;
   const question = m.question.replace(/\[outcome:[^\]]*\]/i, ' ').trim();
   const condition = yesCondition(m.rules);
-  const teams = teamsIn(question) ?? (condition ? namedTeamsIn(condition) : null) ?? (ticker?.type === 'BTTS' ? teamsAt(question) : null);
+  const teams = titleTeams(question) ?? (condition ? namedTeamsIn(condition) : null) ?? (ticker?.type === 'BTTS' ? teamsAt(question) : null);
   if (!teams) return null;
   const folded = fold(`${question} ${m.rules.slice(0, 400)}`);
   const mechanism = mechanismOf(folded, ticker);
@@ -103,7 +103,7 @@ export function parseFixture(m: MarketText): Fixture | null {
     teams,
     codes: ticker ? teamCodes(ticker) : slugCodes(m.id),
     league,
-    date: ticker?.date ?? scheduledDate(`${question} ${m.rules}`, m.closeTime),
+    date: ticker?.date ?? scheduledDate(m.rules, m.closeTime) ?? scheduledDate(question, m.closeTime),
     start: ticker?.start ?? null,
     stage,
     mechanism,
@@ -127,8 +127,18 @@ function plainWinner(rules: string, condition: string | null): boolean {
   const undated = fold(condition)
     .replace(DATES, ' ')
     .replace(/\b20\d{2}(?:-\d{2}-\d{2})?\b/g, ' ')
+    .replace(/\b\d{1,2}(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)|\b\d{1,2}:\d{2}\b/g, ' ')
     .replace(/\b(?:map|set|game|round)\s+\d\b/g, ' ');
   return !/\d/.test(undated) && !/\bby (?:more than|over|at least)\b|\bmargin\b|\bpoints\b/.test(undated);
+}
+
+/** A title's teams; Polymarket US titles repeat them around a "·" ("A vs B · Who will win ... A vs B scheduled for ..."). */
+function titleTeams(question: string): [string, string] | null {
+  for (const part of [question, ...question.split('\u00b7')]) {
+    const teams = teamsIn(part.trim());
+    if (teams) return teams;
+  }
+  return null;
 }
 
 /** "A vs. B" with the venue's prefixes ("KBO:", "Set 1 Winner:") and suffixes (": O/U 2.5", "- Map 2 Winner") cut off. */
@@ -250,13 +260,21 @@ function drawPossible(league: string | null, stage: string, folded: string, tick
   return null;
 }
 
-/** "scheduled for Sep 12, 2026", "on 2026-05-09": the date a text schedules the fixture on. */
+/**
+ * "scheduled for Sep 12, 2026", "scheduled for 2026-09-14 at 9:40PM ET", "on 2026-05-09": the New York
+ * day a text schedules the fixture on. A time stated in UTC moves the day ("September 15, 2026 at
+ * 1:40 AM UTC" is the 14th in New York).
+ */
 function scheduledDate(text: string, closeTime: number | null): string | null {
-  const at = /\b(?:scheduled for|scheduled on|on)\s+(.{0,40})/i.exec(text);
+  const at = /\b(?:scheduled for|scheduled on|on)\s+(.{0,60})/i.exec(text);
   const date = at ? findDate(at[1]!) : null;
-  if (!date || !at || findDate(at[1]!)?.index !== 0) return null;
+  if (!date || !at || date.index !== 0) return null;
   const year = yearFor(date, closeTime);
-  return year === null ? null : isoDate(year, date.month, date.day);
+  if (year === null) return null;
+  const clock = CLOCK_WITH_ZONE.exec(at[1]!.slice(date.length));
+  const hm = clock ? parseClock(clock[1]!) : null;
+  if (clock && hm && zoneOf(clock[2]) === 'UTC') return zonedDate(zonedTime(year, date.month, date.day, hm[0], hm[1], 'UTC'));
+  return isoDate(year, date.month, date.day);
 }
 
 /** Polymarket US slugs name both teams before the date (`aec-cfb-rice-nd-2026-09-12`). */

@@ -439,6 +439,34 @@ describe('a fight both venues settle 50/50 on a draw (Kalshi and Polymarket US r
   });
 });
 
+describe("Kalshi's per-team MLB markets against a Polymarket US game (trimmed rules)", () => {
+  const kalshiTeam = (suffix: string, who: string) =>
+    kalshi(
+      `KXMLBGAME-26SEP142140MIAAZ-${suffix}`,
+      `${who} wins`,
+      '2026-09-15T04:40:00Z',
+      `If ${who} wins the Miami vs Arizona professional baseball game originally scheduled for Sep 14, 2026 at 9:40 PM EDT, then the market resolves to Yes.`,
+    );
+  const game = poly(
+    'aec-mlb-mia-az-2026-09-14',
+    'Miami Marlins vs Arizona Diamondbacks · Who will win in the upcoming baseball event Miami Marlins vs Arizona Diamondbacks scheduled for September 15, 2026 at 1:40 AM UTC?',
+    '2026-09-29T01:40:00Z',
+    'This market will settle to the winner of the Miami Marlins vs Arizona Diamondbacks MLB game scheduled for 2026-09-14 at 9:40PM ET. Extra innings are included if played.',
+    'polymarket_us',
+  );
+  it('the first-listed team: same, the UTC date in the title read as the New York day of the rules', () => {
+    const v = judgePair(kalshiTeam('MIA', 'Miami'), game);
+    expect(v.relation).toBe('same');
+    expect(aspect(v, 'window')).toMatchObject({ a: '2026-09-14', b: '2026-09-14', agrees: true });
+  });
+  it('the other team: inverse (baseball in the MLB has no draw)', () => {
+    expect(judgePair(kalshiTeam('AZ', 'Arizona'), game).relation).toBe('inverse');
+  });
+  it('the title alone, its time in UTC: still the 14th in New York', () => {
+    expect(judgePair(kalshiTeam('MIA', 'Miami'), { ...game, rules: '' }).relation).toBe('same');
+  });
+});
+
 describe('evidence', () => {
   it('lists every aspect once, in the domain order', () => {
     const v = judgePair(
