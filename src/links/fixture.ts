@@ -6,7 +6,7 @@
  */
 import type { MarketText } from '../domain/links.js';
 import { type KalshiGameTicker, parseGameTicker, teamCodes, yesTeamIndex } from './kalshi-ticker.js';
-import { CLOCK_WITH_ZONE, findDate, fold, isoDate, MONTH_PATTERN, parseClock, words, yearFor, zonedDate, zonedTime, zoneOf } from './normalize.js';
+import { CLOCK_WITH_ZONE, findDate, fold, isoDate, parseClock, words, yearFor, zonedDate, zonedTime, zoneOf } from './normalize.js';
 import { yesCondition } from './rules-text.js';
 
 export type FixtureMechanism = 'winner' | 'draw' | 'total' | 'handicap' | 'exact_score' | 'both_teams_score' | 'completed_match';
@@ -116,20 +116,16 @@ export function parseFixture(m: MarketText): Fixture | null {
 
 /**
  * Rules that never speak of winning are about something else in the game (a first score, a prop); a
- * winning condition with a number left once dates and map/set numbers are gone is a margin or a total.
+ * winning condition with a margin, a count or a line ("by over 5.5 points", "2+ goals") is not the
+ * plain winner. Tournament names and rounds ("Phan Thiet 4 Round Of 32") keep their numbers.
  */
-const DATES = new RegExp(String.raw`\b${MONTH_PATTERN}\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s*20\d{2})?`, 'g');
-
 function plainWinner(rules: string, condition: string | null): boolean {
   if (!rules.trim()) return true;
   if (!/\bwins?\b|\bwinner\b|\bwon\b|\bbeats?\b/i.test(rules)) return false;
   if (!condition) return true;
-  const undated = fold(condition)
-    .replace(DATES, ' ')
-    .replace(/\b20\d{2}(?:-\d{2}-\d{2})?\b/g, ' ')
-    .replace(/\b\d{1,2}(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)|\b\d{1,2}:\d{2}\b/g, ' ')
-    .replace(/\b(?:map|set|game|round)\s+\d\b/g, ' ');
-  return !/\d/.test(undated) && !/\bby (?:more than|over|at least)\b|\bmargin\b|\bpoints\b/.test(undated);
+  return !/\bby (?:more than |over |at least )?\d|\d+(?:\.\d+)?\s*(?:\+|or more)|\b(?:over|under|at least|more than|fewer than)\s+\d|\bpoints?\b|\bmargin\b|\bgoals?\b|\bruns\b|\bscores?\b/i.test(
+    condition,
+  );
 }
 
 /** A title's teams; Polymarket US titles repeat them around a "·" ("A vs B · Who will win ... A vs B scheduled for ..."). */

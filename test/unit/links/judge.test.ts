@@ -467,6 +467,27 @@ describe("Kalshi's per-team MLB markets against a Polymarket US game (trimmed ru
   });
 });
 
+describe("Kalshi's challenger tennis markets name the tournament and round with numbers (trimmed rules)", () => {
+  const kalshiPlayer = (suffix: string, who: string) =>
+    kalshi(
+      `KXATPCHALLENGERMATCH-26SEP15PALBOR-${suffix}`,
+      `${who} wins`,
+      '2026-09-15T07:10:00Z',
+      `If ${who} wins the Palan vs Borisiouk professional tennis match in the 2026 ATP Challenger Phan Thiet 4 Round Of 32 after a ball has been played, then the market resolves to Yes.`,
+    );
+  const match = poly(
+    'aec-atp-dompal-marbor-2026-09-15',
+    'Who will win in the upcoming tennis event Dominik Palan vs Martin Borisiouk scheduled for September 15, 2026 at 4:00 AM UTC? [outcome: Dominik Palan]',
+    '2026-09-29T07:10:00Z',
+    'This market will settle to the winner of the Dominik Palan vs Martin Borisiouk tennis match scheduled for September 15 at 12:00AM ET.',
+    'polymarket_us',
+  );
+  it('the same player: same; the other: inverse', () => {
+    expect(judgePair(kalshiPlayer('PAL', 'Dominik Palan'), match).relation).toBe('same');
+    expect(judgePair(kalshiPlayer('BOR', 'Martin Borisiouk'), match).relation).toBe('inverse');
+  });
+});
+
 describe('evidence', () => {
   it('lists every aspect once, in the domain order', () => {
     const v = judgePair(
