@@ -30,6 +30,8 @@ export function alignTeams(a: Fixture, b: Fixture): Alignment | 'ambiguous' | nu
 
 /** Whether both markets are about the fixture on one day: stated dates first, then the start against the other's close. */
 export function sameDay(ma: MarketText, a: Fixture, mb: MarketText, b: Fixture): boolean | null {
+  // Two starts stated hours apart on one day are the two games of a doubleheader.
+  if (a.date && b.date && a.start !== null && b.start !== null && a.date === b.date) return Math.abs(a.start - b.start) <= 2 * HOUR;
   if (a.date && b.date) return a.date === b.date;
   const fromStart = (start: number | null, close: number | null) => {
     if (start === null || close === null) return undefined;

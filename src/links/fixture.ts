@@ -99,12 +99,13 @@ export function parseFixture(m: MarketText): Fixture | null {
   const stage = stageOf(fold(`${question} ${condition ?? ''}`), ticker);
   const league = ticker?.league ?? prefixLeague(question);
   const yes = yesSideOf(m, question, condition, teams, mechanism, ticker);
+  const scheduled = scheduledAt(m.rules, m.closeTime) ?? scheduledAt(question, m.closeTime);
   return {
     teams,
     codes: ticker ? teamCodes(ticker) : slugCodes(m.id),
     league,
-    date: ticker?.date ?? scheduledDate(m.rules, m.closeTime) ?? scheduledDate(question, m.closeTime),
-    start: ticker?.start ?? null,
+    date: ticker?.date ?? scheduled?.date ?? null,
+    start: ticker?.start ?? scheduled?.start ?? null,
     stage,
     mechanism,
     line: lineOf(folded, mechanism),
@@ -258,19 +259,22 @@ function drawPossible(league: string | null, stage: string, folded: string, tick
 
 /**
  * "scheduled for Sep 12, 2026", "scheduled for 2026-09-14 at 9:40PM ET", "on 2026-05-09": the New York
- * day a text schedules the fixture on. A time stated in UTC moves the day ("September 15, 2026 at
- * 1:40 AM UTC" is the 14th in New York).
+ * day a text schedules the fixture on, and its start where a time is stated. A time stated in UTC
+ * moves the day ("September 15, 2026 at 1:40 AM UTC" is the 14th in New York).
  */
-function scheduledDate(text: string, closeTime: number | null): string | null {
+function scheduledAt(text: string, closeTime: number | null): { date: string; start: number | null } | null {
   const at = /\b(?:scheduled for|scheduled on|on)\s+(.{0,60})/i.exec(text);
   const date = at ? findDate(at[1]!) : null;
   if (!date || !at || date.index !== 0) return null;
   const year = yearFor(date, closeTime);
   if (year === null) return null;
-  const clock = CLOCK_WITH_ZONE.exec(at[1]!.slice(date.length));
-  const hm = clock ? parseClock(clock[1]!) : null;
-  if (clock && hm && zoneOf(clock[2]) === 'UTC') return zonedDate(zonedTime(year, date.month, date.day, hm[0], hm[1], 'UTC'));
-  return isoDate(year, date.month, date.day);
+  const clock = /^[,\s]*(?:at\s+)?/.exec(at[1]!.slice(date.length));
+  const rest = at[1]!.slice(date.length + (clock?.[0].length ?? 0));
+  const timed = CLOCK_WITH_ZONE.exec(rest);
+  const hm = timed && timed.index === 0 ? parseClock(timed[1]!) : null;
+  if (!timed || !hm) return { date: isoDate(year, date.month, date.day), start: null };
+  const start = zonedTime(year, date.month, date.day, hm[0], hm[1], zoneOf(timed[2]));
+  return { date: zonedDate(start), start };
 }
 
 /** Polymarket US slugs name both teams before the date (`aec-cfb-rice-nd-2026-09-12`). */

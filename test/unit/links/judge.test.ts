@@ -462,6 +462,10 @@ describe("Kalshi's per-team MLB markets against a Polymarket US game (trimmed ru
   it('the other team: inverse (baseball in the MLB has no draw)', () => {
     expect(judgePair(kalshiTeam('AZ', 'Arizona'), game).relation).toBe('inverse');
   });
+  it("a doubleheader's other game, the same day hours earlier: different", () => {
+    const early = { ...game, rules: game.rules.replace('9:40PM ET', '4:10PM ET') };
+    expect(judgePair(kalshiTeam('MIA', 'Miami'), early).relation).toBe('different');
+  });
   it('the title alone, its time in UTC: still the 14th in New York', () => {
     expect(judgePair(kalshiTeam('MIA', 'Miami'), { ...game, rules: '' }).relation).toBe('same');
   });
