@@ -74,7 +74,8 @@ async function listLinks(options: { relation?: LinkRelation; json?: boolean }): 
 /** Both ids must name markets the gateway knows; a market is not linked to itself. */
 async function checkMarkets(store: Store, a: string, b: string): Promise<void> {
   if (a === b) throw new CliError('a market is not linked to itself: give two different market ids');
-  const found = new Set((await store.prediction.marketsByIds([a, b])).map((m) => m.id));
+  const [priced, texts] = await Promise.all([store.prediction.marketsByIds([a, b]), store.marketLinks.textsByIds([a, b])]);
+  const found = new Set([...priced.map((m) => m.id), ...texts.map((t) => t.marketId)]);
   const unknown = [a, b].filter((id) => !found.has(id));
   if (unknown.length > 0) {
     throw new CliError(`no prediction market with id ${unknown.join(' or ')}: ids are <source>:<id>, as links list and the GraphQL API show them`);
