@@ -7,7 +7,8 @@
  */
 import type { MarketText } from '../domain/links.js';
 import { parsePersonResult } from './finish.js';
-import { parseFixture, sharedWords, teamWords } from './fixture.js';
+import { parseFixture } from './fixture.js';
+import { sharedWords, teamWords } from './teams.js';
 import { words, zonedDate } from './normalize.js';
 import { priceProposition } from './price-judge.js';
 import { parseStatement } from './statement.js';

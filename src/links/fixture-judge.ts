@@ -4,7 +4,8 @@
  */
 import type { LinkImplication, LinkVerdict, MarketText } from '../domain/links.js';
 import { VerdictBuilder } from './evidence.js';
-import { type Fixture, sameTeam, sharedWords } from './fixture.js';
+import type { Fixture } from './fixture.js';
+import { sameTeam, sharedWords } from './teams.js';
 import { isoInstant } from './normalize.js';
 import { exceptionalBranches, settlementSource } from './rules-text.js';
 

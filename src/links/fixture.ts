@@ -6,8 +6,10 @@
  */
 import type { MarketText } from '../domain/links.js';
 import { type KalshiGameTicker, parseGameTicker, teamCodes, yesTeamIndex } from './kalshi-ticker.js';
-import { CLOCK_WITH_ZONE, findDate, fold, isoDate, parseClock, words, yearFor, zonedDate, zonedTime, zoneOf } from './normalize.js';
+import { drawPossible, prefixLeague } from './leagues.js';
+import { CLOCK_WITH_ZONE, findDate, fold, isoDate, parseClock, yearFor, zonedDate, zonedTime, zoneOf } from './normalize.js';
 import { yesCondition } from './rules-text.js';
+import { clean, namedTeamsIn, slugCodes, teamsAt, titleTeams, VS } from './teams.js';
 
 export type FixtureMechanism = 'winner' | 'draw' | 'total' | 'handicap' | 'exact_score' | 'both_teams_score' | 'completed_match';
 
@@ -31,59 +33,6 @@ export interface Fixture {
   /** False where the sport or stage has no draw, true where it has one, null when unknown. */
   drawPossible: boolean | null;
 }
-
-/** Leagues and stages without a draw: basketball, baseball outside Korea and Japan, hockey with shootouts, lacrosse, tennis, esports maps. */
-const DRAWLESS_LEAGUES = new Set([
-  'MLB',
-  'NBA',
-  'WNBA',
-  'NHL',
-  'NCAAF',
-  'NCAAMB',
-  'NCAAWB',
-  'NCAAB',
-  'AHL',
-  'KHL',
-  'BBL',
-  'BBSERIEA',
-  'LNBELITE',
-  'CBA',
-  'JBLEAGUE',
-  'KBL',
-  'ACB',
-  'ARGLNB',
-  'BSL',
-  'PLL',
-  'EUROLEAGUE',
-  'NBL',
-  'ATP',
-  'WTA',
-  'ATPCHALLENGER',
-  'WTACHALLENGER',
-  'VALORANT',
-  'CS2',
-  'LOL',
-  'DOTA2',
-]);
-/** Leagues whose games can end level: football (soccer) and the baseball leagues that allow ties, the NFL, combat sports. */
-const DRAW_LEAGUES = /^(KBO|NPB|NFL|UFC|BOXING|EPL|LALIGA|SERIEA|BUNDESLIGA|LIGUE1|MLS|NWSL|UCL|UEL|.*(?:SL|PDIV|LIGA|LEAGUE1|CUP))$/;
-
-const PREFIX_LEAGUES: Record<string, string> = {
-  kbo: 'KBO',
-  npb: 'NPB',
-  ahl: 'AHL',
-  khl: 'KHL',
-  valorant: 'VALORANT',
-  lol: 'LOL',
-  cs2: 'CS2',
-  'counter-strike': 'CS2',
-  nba: 'NBA',
-  wnba: 'WNBA',
-  mlb: 'MLB',
-  nhl: 'NHL',
-};
-
-const VS = /\s+(?:vs\.?|v\.?)\s+/i;
 
 /** The fixture a market is about, or null when it is not a two-sided fixture market. */
 export function parseFixture(m: MarketText): Fixture | null {
@@ -127,60 +76,6 @@ function plainWinner(rules: string, condition: string | null): boolean {
   return !/\bby (?:more than |over |at least )?\d|\d+(?:\.\d+)?\s*(?:\+|or more)|\b(?:over|under|at least|more than|fewer than)\s+\d|\bpoints?\b|\bmargin\b|\bgoals?\b|\bruns\b|\bscores?\b/i.test(
     condition,
   );
-}
-
-/** A title's teams; Polymarket US titles repeat them around a "·" ("A vs B · Who will win ... A vs B scheduled for ..."). */
-function titleTeams(question: string): [string, string] | null {
-  for (const part of [question, ...question.split('\u00b7')]) {
-    const teams = teamsIn(part.trim());
-    if (teams) return teams;
-  }
-  return null;
-}
-
-/** "A vs. B" with the venue's prefixes ("KBO:", "Set 1 Winner:") and suffixes (": O/U 2.5", "- Map 2 Winner") cut off. */
-export function teamsIn(text: string): [string, string] | null {
-  const exact = /exact score:\s*(.+?)\s+\d+\s*[-\u2013]\s*\d+\s+(.+?)\??$/i.exec(text);
-  if (exact) return [clean(exact[1]!), clean(exact[2]!)];
-  const handicap = /handicap:\s*(.+?)\s*\([+-][\d.]+\)\s+vs\.?\s+(.+?)\s*\([+-][\d.]+\)/i.exec(text);
-  if (handicap) return [clean(handicap[1]!), clean(handicap[2]!)];
-  const parts = text.split(VS);
-  if (parts.length !== 2) return null;
-  const left = parts[0]!.split(/:\s+|\u00b7|\bthe\s+(?=[A-Z])|\bevent\s+/).pop()!;
-  const right = parts[1]!.split(
-    /\s*(?::\s|\s-\s|\u2014|\?|\(|\bcollege\b|\bprofessional\b|\bpro\b|\bgame\b|\bmatch\b|\bscheduled\b|\boriginally\b|\bend in\b|\bon\s+\d)/i,
-  )[0]!;
-  const a = clean(left.replace(/^will\s+/i, ''));
-  const b = clean(right);
-  return a && b ? [a, b] : null;
-}
-
-const TEAM_NAME = String.raw`[A-Z0-9][\p{L}0-9.'&-]*(?:\s+(?:[A-Z0-9][\p{L}0-9.'&-]*|de|of|la|del))*`;
-const NAMED_TEAMS = new RegExp(String.raw`(${TEAM_NAME})\s+vs\.?\s+(${TEAM_NAME})`, 'u');
-
-/** In a rules sentence, the capitalised names either side of "vs": "... in the Buffalo Bills vs Houston Texans professional football game". */
-function namedTeamsIn(condition: string): [string, string] | null {
-  const match = NAMED_TEAMS.exec(condition);
-  if (!match) return null;
-  const strip = (team: string) => team.replace(/\s+(?:Pro|College|Professional)$/, '').replace(/^(?:If|The)\s+/, '');
-  return [clean(strip(match[1]!)), clean(strip(match[2]!))];
-}
-
-/** Kalshi's "Real Betis at Real Sociedad": away at home. */
-function teamsAt(text: string): [string, string] | null {
-  const match = /^(.+?)\s+at\s+(.+?)(?::|$)/.exec(text);
-  return match ? [clean(match[1]!), clean(match[2]!)] : null;
-}
-
-const clean = (name: string) =>
-  name
-    .replace(/\s+/g, ' ')
-    .replace(/^[\s:,-]+|[\s:,?.-]+$/g, '')
-    .trim();
-
-function prefixLeague(question: string): string | null {
-  const prefix = /^([A-Za-z0-9-]+):/.exec(question.trim());
-  return prefix ? (PREFIX_LEAGUES[prefix[1]!.toLowerCase()] ?? null) : null;
 }
 
 function mechanismOf(folded: string, ticker: KalshiGameTicker | null): FixtureMechanism | null {
@@ -247,16 +142,6 @@ function yesSideOf(
   return { side: null, from: null };
 }
 
-function drawPossible(league: string | null, stage: string, folded: string, ticker: KalshiGameTicker | null): boolean | null {
-  if (/^(map|set|game) \d$/.test(stage)) return false;
-  if (ticker?.type === 'SETWINNER' || ticker?.type === 'MATCH' || ticker?.type === 'MAP') return false;
-  if (league && DRAWLESS_LEAGUES.has(league)) return false;
-  if (league && DRAW_LEAGUES.test(league)) return true;
-  if (/\bcollege football\b|\bbasketball\b|\bbaseball\b|\btennis\b/.test(folded)) return false;
-  if (/\bdraw\b|\bsoccer\b|\bfutbol\b|\bfc\b/.test(folded)) return true;
-  return null;
-}
-
 /**
  * "scheduled for Sep 12, 2026", "scheduled for 2026-09-14 at 9:40PM ET", "on 2026-05-09": the New York
  * day a text schedules the fixture on, and its start where a time is stated. A time stated in UTC
@@ -275,63 +160,4 @@ function scheduledAt(text: string, closeTime: number | null): { date: string; st
   if (!timed || !hm) return { date: isoDate(year, date.month, date.day), start: null };
   const start = zonedTime(year, date.month, date.day, hm[0], hm[1], zoneOf(timed[2]));
   return { date: zonedDate(start), start };
-}
-
-/** Polymarket US slugs name both teams before the date (`aec-cfb-rice-nd-2026-09-12`). */
-function slugCodes(id: string): [string, string] | null {
-  const match = /-([a-z]{2,5})-([a-z]{2,5})-\d{4}-\d{2}-\d{2}$/.exec(id.toLowerCase());
-  return match ? [match[1]!.toUpperCase(), match[2]!.toUpperCase()] : null;
-}
-
-const GENERIC = new Set([
-  'fc',
-  'cf',
-  'cd',
-  'sc',
-  'ac',
-  'as',
-  'afc',
-  'bc',
-  'bk',
-  'club',
-  'basket',
-  'basketball',
-  'baskets',
-  'esports',
-  'gaming',
-  'team',
-  'the',
-  'de',
-  'del',
-  'la',
-  'of',
-  'and',
-  'city',
-  'united',
-  'sk',
-  'jk',
-  'ud',
-  'rc',
-]);
-
-/** A team name's distinctive words (generic ones such as FC, Basket, Esports dropped). */
-export function teamWords(name: string, exclude: ReadonlySet<string> = new Set()): Set<string> {
-  return new Set(words(name).filter((w) => w.length >= 2 && !GENERIC.has(w) && !exclude.has(w)));
-}
-
-/** Words both teams of one fixture share ("Real" in Real Betis at Real Sociedad) tell nothing apart. */
-export function sharedWords(teams: [string, string]): Set<string> {
-  const first = teamWords(teams[0]);
-  return new Set([...teamWords(teams[1])].filter((w) => first.has(w)));
-}
-
-/** Two spellings of one team: a distinctive word in common, or one name's word the start of the other's. */
-export function sameTeam(x: string, y: string, excludeX: ReadonlySet<string> = new Set(), excludeY: ReadonlySet<string> = new Set()): boolean {
-  const a = teamWords(x, excludeX);
-  const b = teamWords(y, excludeY);
-  for (const w of a) {
-    if (b.has(w)) return true;
-    for (const v of b) if (Math.min(w.length, v.length) >= 4 && (w.startsWith(v) || v.startsWith(w))) return true;
-  }
-  return false;
 }
