@@ -13,7 +13,7 @@ const kalshiTemplate = (JSON.parse(recordedFixture('kalshi/markets_legacy_excerp
 const gammaTemplate = (JSON.parse(recordedFixture('polymarket/gamma_markets_excerpt_2026-01-31.json').toString()) as Record<string, unknown>[])[0]!;
 
 /** A recorded Kalshi market carrying another market's texts, open and priced (both schemas' fields). */
-const kalshi = (fields: Record<string, unknown>, cents: number) => ({
+const kalshi = <F extends Record<string, unknown>>(fields: F, cents: number) => ({
   ...kalshiTemplate,
   status: 'active',
   last_price: cents,
@@ -34,7 +34,7 @@ const kalshi = (fields: Record<string, unknown>, cents: number) => ({
 });
 
 /** A recorded Gamma market carrying another market's texts. */
-const gamma = (fields: Record<string, unknown>, price: number) => ({
+const gamma = <F extends Record<string, unknown>>(fields: F, price: number) => ({
   ...gammaTemplate,
   outcomes: '["Yes", "No"]',
   outcomePrices: JSON.stringify([String(price), String(1 - price)]),
