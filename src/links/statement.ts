@@ -26,6 +26,9 @@ const SYNONYMS: ReadonlyArray<[RegExp, string]> = [
   // Winning an election is winning its runoff: the clause clarifies, it does not qualify.
   [/,?\s*including any (?:potential )?runoffs?\b/g, ' '],
   [/\b(?:the )?(?:upper bound of (?:the )?)?(?:target )?(?:federal funds|fed funds|interest) (?:target )?(?:rates?|range)\b|\brates\b/g, 'rate'],
+  // "wins the 2028 Democratic presidential nomination" is "is the 2028 Democratic presidential nominee".
+  [/\bwins? (?:the )?((?:[\w-]+ ){0,4}?)nomination\b/g, '$1nominee'],
+  [/\bbecomes?\b/g, 'is'],
   [/\b(?:is|are|be|been) officially declared (?:the )?winner of\b/g, 'wins'],
   [/\b(?:is|are) declared (?:the )?winner of\b/g, 'wins'],
   [/\b(?:has|have) won\b|\bwon\b|\bwin\b|\bwinner of\b|\bwinner\b/g, 'wins'],
@@ -156,14 +159,9 @@ export function judgeStatements(ma: MarketText, a: Statement, mb: MarketText, b:
   const among = (name: string | undefined, names: string[]) => name !== undefined && names.some((o) => o === name || o.includes(name) || name.includes(o));
   // The first name a condition mentions is what it is about: when neither side mentions the other's, they are about two things.
   const leadsDiffer = a.names.length > 0 && b.names.length > 0 && !among(a.names[0], b.names) && !among(b.names[0], a.names);
-  const subject =
-    a.names.length === 0 || b.names.length === 0
-      ? null
-      : sharedNames.length === 0 || leadsDiffer
-        ? false
-        : sharedNames.length === Math.min(a.names.length, b.names.length)
-          ? true
-          : null;
+  // Both lead with a name the other mentions: one subject (what else they name is compared as words).
+  const leadsShared = among(a.names[0], b.names) && among(b.names[0], a.names);
+  const subject = a.names.length === 0 || b.names.length === 0 ? null : sharedNames.length === 0 || leadsDiffer ? false : leadsShared ? true : null;
   v.compare('subject', a.names.join(', ') || null, b.names.join(', ') || null, subject);
   const onlyA = [...a.words].filter((w) => !b.words.has(w));
   const onlyB = [...b.words].filter((w) => !a.words.has(w));

@@ -332,6 +332,38 @@ describe('conditions stated in rules (Kalshi "If <X>, then the market resolves t
       { relation: 'related' },
     ],
     [
+      '"is the nominee" and "wins the nomination" are one proposition: same',
+      [
+        K,
+        'KXDEMNOM-28-GNEW',
+        'Will Gavin Newsom be the 2028 Democratic presidential nominee?',
+        'If Gavin Newsom is the 2028 Democratic presidential nominee, then the market resolves to Yes.',
+      ],
+      [
+        P,
+        'dem-nominee-2028-newsom',
+        'Will Gavin Newsom win the 2028 Democratic presidential nomination?',
+        'This market will resolve to "Yes" if Gavin Newsom wins the 2028 Democratic presidential nomination. Otherwise, this market will resolve to "No".',
+      ],
+      { relation: 'same' },
+    ],
+    [
+      'the nomination against the presidency: related',
+      [
+        K,
+        'KXDEMNOM-28-GNEW',
+        'Will Gavin Newsom be the 2028 Democratic presidential nominee?',
+        'If Gavin Newsom is the 2028 Democratic presidential nominee, then the market resolves to Yes.',
+      ],
+      [
+        P,
+        'pres-2028-newsom',
+        'Will Gavin Newsom win the 2028 US presidential election?',
+        'This market will resolve to "Yes" if Gavin Newsom wins the 2028 US presidential election. Otherwise, this market will resolve to "No".',
+      ],
+      { relation: 'related' },
+    ],
+    [
       'two nominees for two awards: different',
       [
         K,
