@@ -28,8 +28,8 @@ const kalshi = <F extends Record<string, unknown>>(fields: F, cents: number) => 
   volume_24h_fp: '40000.00',
   rules_secondary: '',
   strike_type: 'custom',
-  floor_strike: null,
-  cap_strike: null,
+  floor_strike: null as number | null,
+  cap_strike: null as number | null,
   ...fields,
 });
 
