@@ -1,6 +1,8 @@
 /** Properties of the judge over the dev set's real markets (skipped where ../shared is absent) and generated prices. */
 import fc from 'fast-check';
 import type { MarketText } from '../../../src/domain/links.js';
+import { blockingKeys } from '../../../src/links/blocking.js';
+import { priceClaim } from '../../../src/links/claims.js';
 import { judgePair } from '../../../src/links/judge.js';
 import { devMarkets, withDevSet } from './dev-set.js';
 
@@ -29,6 +31,53 @@ describe('judgePair properties', () => {
       expect(['same', 'unresolved']).toContain(v.relation);
       if (/^(KXBTCD|KXETHD|KXMLBGAME|KXWNBAGAME|KXPGATOP)/.test(m.id)) expect(v.relation).toBe('same');
     }
+  });
+
+  it('never throws on arbitrary texts, and answers one of the five relations; blocking keys and claims neither', () => {
+    const words = fc.constantFrom(
+      'vs',
+      'Bitcoin',
+      'above',
+      '$82,400',
+      'on',
+      'May 12,',
+      '4AM ET',
+      'wins',
+      'If',
+      'then the market resolves to Yes.',
+      'Map 2',
+      'draw',
+      'Top 10',
+      '—',
+      'scheduled for',
+      'Sep 14, 2026',
+      '·',
+      '[outcome: A]',
+      'temperature',
+      '°',
+    );
+    const text = fc.oneof(
+      fc.string(),
+      fc.array(words, { maxLength: 12 }).map((w) => w.join(' ')),
+    );
+    const market = fc.record({
+      venue: fc.constantFrom('kalshi', 'polymarket', 'polymarket_us', 'manifold'),
+      id: fc.oneof(fc.string(), fc.constantFrom('KXMLBGAME-26SEP142140MIAAZ-MIA', 'KXBTCD-26MAY1204-T82399.99', 'aec-mlb-mia-az-2026-09-14')),
+      question: text,
+      rules: text,
+      closeTime: fc.option(fc.integer({ min: 0, max: 4_102_444_800_000 }), { nil: null }),
+      yesSide: fc.option(text, { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(market, market, (a, b) => {
+        const relation = judgePair(a, b).relation;
+        expect(['same', 'inverse', 'related', 'different', 'unresolved']).toContain(relation);
+        expect(judgePair(b, a).relation).toBe(relation);
+        expect(Array.isArray(blockingKeys(a))).toBe(true);
+        priceClaim(a, () => null);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('two generated hourly price markets: same only at one instant and one threshold; related with the higher "above" implying the lower', () => {
