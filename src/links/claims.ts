@@ -160,6 +160,10 @@ function claimTiming(question: string, m: MarketText, asset: AssetName): Timing 
   }
   const window = touchWindow(question, m.closeTime);
   if (window && (isTouch || !date || window.period)) return { kind: 'touch', ...(window.from !== undefined ? { from: window.from } : {}), until: window.until };
+  if (date && year !== null && isTouch && !window) {
+    // "reach $90,000 on May 11": at any time that day, New York's.
+    return { kind: 'touch', from: zonedTime(year, date.month, date.day, 0, 0, NEW_YORK), until: zonedTime(year, date.month, date.day + 1, 0, 0, NEW_YORK) };
+  }
   if (date && year !== null) {
     // "above $88,000 on May 11": the hour is the rules' (Polymarket's daily markets read 12:00 ET).
     const ruled = CLOCK_WITH_ZONE.exec(fold(m.rules));

@@ -82,7 +82,7 @@ function mechanismOf(folded: string, ticker: KalshiGameTicker | null): FixtureMe
   if (ticker?.type === 'BTTS' || /both teams to score/.test(folded)) return 'both_teams_score';
   if (/exact score/.test(folded)) return 'exact_score';
   if (/handicap|spread|\([+-]\d+(?:\.\d+)?\)|\bwins? by (?:more than|over|at least|\d)/.test(folded)) return 'handicap';
-  if (/\bo\/u\b|over\/under|\btotal (?:goals|points|runs|maps|games|kills)/.test(folded)) return 'total';
+  if (/\bo\/u\b|over\/under|\btotal (?:goals|points|runs|maps|games|kills)|\b(?:over|under) \d+(?:\.\d+)?\b/.test(folded)) return 'total';
   if (/completed match/.test(folded)) return 'completed_match';
   if (ticker?.yesCode === 'TIE' || /\bend in a (?:draw|tie)\b|\bdraw at|\bdraw\?|\bbe a draw\b/.test(folded)) return 'draw';
   if (/\b(?:points?|yards|goals|assists|rebounds|strikeouts|hits|kills)\s*(?:\+|or more)|\d+\+\s+\w+/.test(folded)) return null;

@@ -115,6 +115,11 @@ describe('price claims: each kind', () => {
       until: '2027-01-01T05:00:00.000Z',
     });
     expect(claim('Will Bitcoin dip to $50,000 in 2026?')).toMatchObject({ comparator: 'at_or_below', kind: 'touch' });
+    expect(claim('Will Bitcoin reach $90,000 on May 11?', { rules: 'Binance BTC/USDT 1 minute candles, 12:00 in the ET timezone.' })).toMatchObject({
+      kind: 'touch',
+      from: '2026-05-11T04:00:00.000Z',
+      until: '2026-05-12T04:00:00.000Z',
+    });
   });
   it("between: Kalshi's range strike", () => {
     const kalshi = market('Bitcoin price range on May 12, 2026 at 4am EDT? — $82,250 to $82,499.99', {
