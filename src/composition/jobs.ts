@@ -14,6 +14,7 @@ import { createDemoPredictionFeed } from '../ingest/demo/prediction/feed.js';
 import { withoutSymbols } from '../ingest/demo/without-symbols.js';
 import { createIngestRunner } from '../ingest/ingest-runner.js';
 import { trackedSymbolOf } from '../ingest/claim-symbols.js';
+import { createLinkModel } from '../ingest/link-model.js';
 import { createMarketLinker } from '../ingest/market-linker.js';
 import { createPredictionIngestRunner } from '../ingest/prediction-ingest-runner.js';
 import { blockingKeys } from '../links/blocking.js';
@@ -89,7 +90,12 @@ export function buildJobs({ config, stores, markets, predictions, briefs, live, 
   });
   const linker = createMarketLinker({
     repo: jobsStore.marketLinks,
-    rules: { judge: judgePair, keysOf: blockingKeys, claimOf: (text) => priceClaim(text, trackedSymbolOf) },
+    rules: {
+      judge: judgePair,
+      keysOf: blockingKeys,
+      claimOf: (text) => priceClaim(text, trackedSymbolOf),
+      ...(config.llm.baseUrl ? { askModel: createLinkModel({ ...config.llm, baseUrl: config.llm.baseUrl }) } : {}),
+    },
     now,
     logger,
   });

@@ -11,12 +11,17 @@ import { createCandidateIndex } from '../links/candidate-index.js';
 import type { MarketLinkRepository, StoredMarketText } from '../store/market-links.js';
 import { createSerialQueue } from './serial.js';
 
-/** The pure parts, injected: the judge, the blocking keys, the price claim. */
+/** The pure parts, injected: the judge, the blocking keys, the price claim; and a model, where one is configured. */
 export interface LinkingRules {
   judge(a: MarketText, b: MarketText): LinkVerdict;
   keysOf(text: MarketText): string[];
   claimOf(text: MarketText): PriceClaim | null;
+  /** Asked about a pair the rules left unresolved; undefined keeps it unresolved (links/model-question.ts). */
+  askModel?(a: MarketText, b: MarketText, rules: LinkVerdict): Promise<LinkVerdict | undefined>;
 }
+
+/** Model questions per batch, at most: a first poll of thousands of markets must not become thousands of calls. */
+export const MODEL_QUESTIONS_PER_BATCH = 20;
 
 interface MarketLinkerOptions {
   repo: MarketLinkRepository;
@@ -27,6 +32,10 @@ interface MarketLinkerOptions {
   maxCandidates?: number;
   /** Told after verdicts were stored (other instances reload what they keep of links). */
   onChange?: () => void;
+}
+
+interface ModelBudget {
+  left: number;
 }
 
 export const marketIdOf = (text: MarketText): string => `${text.venue}:${text.id}`;
@@ -75,12 +84,34 @@ export function createMarketLinker({ repo, rules, now, logger, maxCandidates, on
    * Judges one changed market against its candidates and stores the verdicts. A candidate of the
    * same batch (the demo's venues arrive together) is read from the batch, not yet from the store.
    */
-  async function judgeAgainstCandidates(changed: StoredMarketText, batch: ReadonlyMap<string, StoredMarketText>): Promise<number> {
+  async function judgeAgainstCandidates(changed: StoredMarketText, batch: ReadonlyMap<string, StoredMarketText>, models: ModelBudget): Promise<number> {
     const ids = index.candidates(changed.marketId);
     const candidates = [...ids.flatMap((id) => batch.get(id) ?? []), ...(await repo.textsByIds(ids.filter((id) => !batch.has(id))))];
-    const verdicts = candidates.map((other) => ({ otherId: other.marketId, verdict: rules.judge(changed.text, other.text), decidedBy: 'rules' as const }));
+    const verdicts = [];
+    for (const other of candidates) {
+      const verdict = rules.judge(changed.text, other.text);
+      const byModel = verdict.relation === 'unresolved' ? await askModel(changed.text, other.text, verdict, models) : undefined;
+      verdicts.push(
+        byModel
+          ? { otherId: other.marketId, verdict: byModel, decidedBy: 'model' as const }
+          : { otherId: other.marketId, verdict, decidedBy: 'rules' as const },
+      );
+    }
     await repo.replaceVerdicts(changed.marketId, verdicts, now());
     return verdicts.length;
+  }
+
+  /** The model's verdict on an unresolved pair, within the batch's budget; a failure ends the asking for the batch. */
+  async function askModel(a: MarketText, b: MarketText, verdict: LinkVerdict, models: ModelBudget): Promise<LinkVerdict | undefined> {
+    if (!rules.askModel || models.left <= 0) return undefined;
+    models.left--;
+    try {
+      return await rules.askModel(a, b, verdict);
+    } catch (error) {
+      models.left = 0;
+      logger.warn({ err: error }, 'market links: the model did not answer; unresolved pairs stay unresolved until the next batch');
+      return undefined;
+    }
   }
 
   /**
@@ -104,11 +135,12 @@ export function createMarketLinker({ repo, rules, now, logger, maxCandidates, on
     const startedAt = Date.now();
     for (const c of changed) index.put(c.marketId, c.text.venue, rules.keysOf(c.text));
     const batch = new Map(changed.map((c) => [c.marketId, c]));
+    const models: ModelBudget = { left: MODEL_QUESTIONS_PER_BATCH };
     let judged = 0;
     const done: StoredMarketText[] = [];
     for (const c of changed) {
       if (stopping) break;
-      judged += await judgeAgainstCandidates(c, batch);
+      judged += await judgeAgainstCandidates(c, batch, models);
       done.push(c);
     }
     await repo.upsertTexts(done);

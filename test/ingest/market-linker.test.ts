@@ -6,7 +6,9 @@
  */
 import pino from 'pino';
 import type { LinkVerdict, MarketText } from '../../src/domain/links.js';
+import { createLinkModel } from '../../src/ingest/link-model.js';
 import { createMarketLinker, type LinkingRules } from '../../src/ingest/market-linker.js';
+import { startChatServer } from '../support/chat-server.js';
 import { describeOnEachEngine } from '../support/store-suite.js';
 
 const T0 = Date.UTC(2026, 10, 29, 7, 0, 0);
@@ -90,4 +92,62 @@ describeOnEachEngine('market linker, one batch of several venues', (suite) => {
     await linker.accept([text('va', '1', 'Hail in Lyon on Monday'), text('vb', '1', 'Hail in Lyon on Monday'), text('vb', '2', 'Hail in Lyon on Tuesday')]);
     expect((await suite.store.marketLinks.linksOf(['va:1'])).get('va:1')).toEqual([expect.objectContaining({ otherId: 'vb:1', relation: 'same' })]);
   });
+});
+
+describeOnEachEngine('market linker with a model', (suite) => {
+  suite.maybe(
+    "asks a chat-completions endpoint about unresolved pairs only, records its verdict as the model's, and keeps unresolved when it fails",
+    async () => {
+      const chat = await startChatServer([{ kind: 'answer', content: '{"relation": "same", "why": "Both settle on the December 2026 meeting."}' }]);
+      try {
+        const { rules, judged } = countingRules();
+        const unresolvedRules: LinkingRules = {
+          ...rules,
+          judge: (a, b) => ({
+            ...rules.judge(a, b),
+            relation: a.question.includes('Fed') ? 'unresolved' : rules.judge(a, b).relation,
+            missing: ['the meeting'],
+          }),
+          askModel: createLinkModel({ baseUrl: chat.baseUrl, model: 'test-model', timeoutMs: 5_000 }),
+        };
+        const linker = createMarketLinker({ repo: suite.store.marketLinks, rules: unresolvedRules, now: () => T0, logger: pino({ level: 'silent' }) });
+        await linker.accept([text('fa', 'F', 'Fed cut in December meeting'), text('fa', 'S', 'Sleet in Bergen on Friday')]);
+        await linker.accept([text('fb', 'F', 'Fed cut in December meeting'), text('fb', 'S', 'Sleet in Bergen on Friday')]);
+        expect(judged.length).toBeGreaterThan(0);
+        expect(chat.requests).toHaveLength(1);
+        expect(JSON.stringify(chat.requests[0]!.body)).toContain('Fed cut in December meeting');
+        const [fed] = (await suite.store.marketLinks.linksOf(['fa:F'])).get('fa:F')!;
+        expect(fed).toMatchObject({
+          otherId: 'fb:F',
+          relation: 'same',
+          decidedBy: 'model',
+          basisRisk: ['decided by a language model: Both settle on the December 2026 meeting.'],
+        });
+        expect((await suite.store.marketLinks.linksOf(['fa:S'])).get('fa:S')).toEqual([expect.objectContaining({ relation: 'same', decidedBy: 'rules' })]);
+      } finally {
+        await chat.close();
+      }
+      const down = await startChatServer([{ kind: 'status', status: 500 }]);
+      try {
+        const { rules } = countingRules();
+        const linker = createMarketLinker({
+          repo: suite.store.marketLinks,
+          rules: {
+            ...rules,
+            judge: (a, b) => ({ ...rules.judge(a, b), relation: 'unresolved' }),
+            askModel: createLinkModel({ baseUrl: down.baseUrl, model: 'm', timeoutMs: 2_000 }),
+          },
+          now: () => T0,
+          logger: pino({ level: 'silent' }),
+        });
+        await linker.accept([text('ga', 'G', 'Gale in Cork on Sunday')]);
+        await linker.accept([text('gb', 'G', 'Gale in Cork on Sunday')]);
+        expect((await suite.store.marketLinks.linksOf(['ga:G'])).get('ga:G')).toEqual([
+          expect.objectContaining({ relation: 'unresolved', decidedBy: 'rules' }),
+        ]);
+      } finally {
+        await down.close();
+      }
+    },
+  );
 });
