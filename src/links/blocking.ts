@@ -6,34 +6,32 @@
  * the names a condition mentions.
  */
 import type { MarketText } from '../domain/links.js';
-import { parsePersonResult } from './finish.js';
-import { parseFixture } from './fixture.js';
-import { sharedWords, teamWords } from './teams.js';
 import { words, zonedDate } from './normalize.js';
-import { priceProposition } from './price-judge.js';
+import { readMarket } from './reading.js';
 import { parseStatement } from './statement.js';
-import { parseTemperature } from './weather.js';
+import { sharedWords, teamWords } from './teams.js';
 
 const DAY = 86_400_000;
 
 export function blockingKeys(m: MarketText): string[] {
   const keys = new Set<string>();
-  const fixture = parseFixture(m);
+  const reading = readMarket(m);
+  const fixture = reading.fixture;
   if (fixture) {
     const days = fixture.date ? [fixture.date] : closeDays(m);
     const exclude = sharedWords(fixture.teams);
     for (const team of fixture.teams) for (const word of [...teamWords(team, exclude)].slice(0, 3)) for (const day of days) keys.add(`team:${word}:${day}`);
     if (fixture.codes) for (const day of days) keys.add(`codes:${[...fixture.codes].sort().join('+')}:${day}`);
   }
-  const price = priceProposition(m);
+  const price = reading.price;
   if (price) {
     const instant = price.claim ? price.claim.until : m.closeTime;
     if (instant !== null) for (const day of [zonedDate(instant), zonedDate(instant - DAY)]) keys.add(`asset:${price.asset}:${day}`);
     if (price.claim?.kind === 'touch') keys.add(`asset:${price.asset}:touch`);
   }
-  const temperature = parseTemperature(m);
+  const temperature = reading.temperature;
   if (temperature) keys.add(`weather:${temperature.city}:${temperature.date ?? 'undated'}`);
-  const person = parsePersonResult(m);
+  const person = reading.person;
   if (person) keys.add(`person:${words(person.person).at(-1)}`);
   if (!fixture && !price && !temperature && !person) for (const key of nameKeys(m)) keys.add(key);
   return [...keys];
@@ -46,7 +44,7 @@ function closeDays(m: MarketText): string[] {
 
 /** Each name a condition mentions, and each pair of its first three (a common name alone gets crowded out). */
 function nameKeys(m: MarketText): string[] {
-  const names = [...new Set([...parseStatement(m).names, ...parseStatement({ ...m, rules: '' }).names])].slice(0, 4);
+  const names = [...new Set([...readMarket(m).statement.names, ...parseStatement({ ...m, rules: '' }).names])].slice(0, 4);
   const keys = names.map((name) => `name:${name}`);
   for (let i = 0; i < Math.min(names.length, 3); i += 1)
     for (let j = i + 1; j < Math.min(names.length, 3); j += 1) keys.push(`names:${[names[i], names[j]].sort().join('+')}`);

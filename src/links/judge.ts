@@ -6,13 +6,13 @@
  */
 import type { LinkVerdict, MarketText } from '../domain/links.js';
 import { swapImplication, VerdictBuilder } from './evidence.js';
-import { parseFixture } from './fixture.js';
 import { judgeFixtures } from './fixture-judge.js';
-import { judgePersonResults, parsePersonResult } from './finish.js';
+import { judgePersonResults } from './finish.js';
 import { fold } from './normalize.js';
-import { judgePrices, priceProposition } from './price-judge.js';
-import { judgeStatements, parseStatement } from './statement.js';
-import { judgeTemperatures, parseTemperature } from './weather.js';
+import { judgePrices } from './price-judge.js';
+import { readMarket } from './reading.js';
+import { judgeStatements } from './statement.js';
+import { judgeTemperatures } from './weather.js';
 
 export function judgePair(a: MarketText, b: MarketText): LinkVerdict {
   return inOrder(a, b) ? judgeOrdered(a, b) : swapSides(judgeOrdered(b, a));
@@ -32,18 +32,19 @@ function swapSides(verdict: LinkVerdict): LinkVerdict {
 type Kind = 'price' | 'temperature' | 'person result' | 'fixture' | 'statement';
 
 function judgeOrdered(a: MarketText, b: MarketText): LinkVerdict {
-  const [pa, pb] = [priceProposition(a), priceProposition(b)];
+  const [ma, mb] = [readMarket(a), readMarket(b)];
+  const [pa, pb] = [ma.price, mb.price];
   if (pa && pb) return judgePrices(a, pa, b, pb);
-  const [ta, tb] = [parseTemperature(a), parseTemperature(b)];
+  const [ta, tb] = [ma.temperature, mb.temperature];
   if (ta && tb) return judgeTemperatures(ta, tb);
-  const [ra, rb] = [parsePersonResult(a), parsePersonResult(b)];
+  const [ra, rb] = [ma.person, mb.person];
   if (ra && rb) return judgePersonResults(a, ra, b, rb);
-  const [fa, fb] = [parseFixture(a), parseFixture(b)];
+  const [fa, fb] = [ma.fixture, mb.fixture];
   if (fa && fb) return judgeFixtures(a, fa, b, fb);
   const kindA: Kind = pa ? 'price' : ta ? 'temperature' : ra ? 'person result' : fa ? 'fixture' : 'statement';
   const kindB: Kind = pb ? 'price' : tb ? 'temperature' : rb ? 'person result' : fb ? 'fixture' : 'statement';
   if (kindA !== kindB && kindA !== 'statement' && kindB !== 'statement') return kindsDiffer(a, b, kindA, kindB);
-  const verdict = judgeStatements(a, parseStatement(a), b, parseStatement(b));
+  const verdict = judgeStatements(a, ma.statement, b, mb.statement);
   // A statement read against a structured market can relate to it, never settle with it.
   if (kindA !== kindB && (verdict.relation === 'same' || verdict.relation === 'inverse'))
     return {
