@@ -9,7 +9,7 @@ import { type KalshiGameTicker, parseGameTicker, teamCodes, yesTeamIndex } from 
 import { drawPossible, prefixLeague } from './leagues.js';
 import { CLOCK_WITH_ZONE, findDate, fold, isoDate, parseClock, yearFor, zonedDate, zonedTime, zoneOf } from './normalize.js';
 import { yesCondition } from './rules-text.js';
-import { clean, namedTeamsIn, slugCodes, teamsAt, titleTeams, VS } from './teams.js';
+import { clean, fullName, namedTeamsIn, slugCodes, teamsAt, titleTeams, VS } from './teams.js';
 
 export type FixtureMechanism = 'winner' | 'draw' | 'total' | 'handicap' | 'exact_score' | 'both_teams_score' | 'completed_match';
 
@@ -39,8 +39,9 @@ export function parseFixture(m: MarketText): Fixture | null {
   const ticker = m.venue === 'kalshi' ? parseGameTicker(m.id) : null;
   const question = m.question.replace(/\[outcome:[^\]]*\]/i, ' ').trim();
   const condition = yesCondition(m.rules);
-  const teams = titleTeams(question) ?? (condition ? namedTeamsIn(condition) : null) ?? (ticker?.type === 'BTTS' ? teamsAt(question) : null);
-  if (!teams) return null;
+  const titled = titleTeams(question) ?? (condition ? namedTeamsIn(condition) : null) ?? (ticker?.type === 'BTTS' ? teamsAt(question) : null);
+  if (!titled) return null;
+  const teams: [string, string] = [fullName(titled[0], m.rules), fullName(titled[1], m.rules)];
   const folded = fold(`${question} ${m.rules.slice(0, 400)}`);
   const mechanism = mechanismOf(folded, ticker);
   if (mechanism === null) return null;

@@ -45,6 +45,15 @@ export function namedTeamsIn(condition: string): [string, string] | null {
   return [clean(strip(match[1]!)), clean(strip(match[2]!))];
 }
 
+/** A title's short name ("Thunder") as the rules spell it in full ("the Oklahoma City Thunder"), else as it is. */
+export function fullName(name: string, rules: string): string {
+  if (!rules || name.includes(' ')) return name;
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const longer = new RegExp(String.raw`((?:[A-Z][\p{L}.'&-]*\s+){1,3})${escaped}\b`, 'u').exec(rules);
+  const prefix = longer?.[1]?.replace(/^(?:If|The|In|When)\s+/, '');
+  return prefix ? `${prefix}${name}` : name;
+}
+
 /** Kalshi's "Real Betis at Real Sociedad": away at home. */
 export function teamsAt(text: string): [string, string] | null {
   const match = /^(.+?)\s+at\s+(.+?)(?::|$)/.exec(text);

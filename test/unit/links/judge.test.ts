@@ -406,6 +406,11 @@ describe('fixtures read from full rules', () => {
   it("Polymarket's game rules name no Yes: its first outcome is YES, the same team as Kalshi's", () => {
     expect(judgePair(moneyline, { ...polymarketGame, question: 'Oklahoma City Thunder vs. Denver Nuggets' }).relation).toBe('same');
   });
+  it("a Polymarket title's nicknames are read in full from its rules ('Thunder' is 'the Oklahoma City Thunder')", () => {
+    const v = judgePair(moneyline, polymarketGame);
+    expect(v.relation).toBe('same');
+    expect(aspect(v, 'subject')?.b).toBe('Oklahoma City Thunder vs Denver Nuggets (2026-05-09)');
+  });
   it('a margin is not the moneyline', () => {
     const spread = kalshi(
       'KXNBASPREAD-26MAY09OKCDEN-OKC5',
