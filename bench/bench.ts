@@ -13,7 +13,9 @@
  *
  * Then the webhook rows (bench/webhooks.ts): 1 000 alert triggers delivered to a local receiver,
  * and the ingest step's latency with and without a slow receiver's backlog; and the subscription
- * rows (bench/subscribers.ts): 2 000 WebSocket subscribers, tick-to-client latency, CPU, RSS.
+ * rows (bench/subscribers.ts): 2 000 WebSocket subscribers, tick-to-client latency, CPU, RSS; and the
+ * market links rows (bench/links.ts): the real linker over 10 000 + 10 000 markets on SQLite.
+ *   BENCH_ONLY=links npm run bench     only those
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -21,6 +23,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { benchLinks } from './links.js';
 import { benchSubscribers } from './subscribers.js';
 import { benchUsageCount } from './usage-count.js';
 import { benchWebhooks } from './webhooks.js';
@@ -486,10 +489,11 @@ async function main(): Promise<void> {
   // (`perf sched`: 197 ms of a 5 s row, and the service's main thread waiting up to 20 ms).
   if (HAS_TASKSET) spawnSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
   const mode = DISTRIBUTED ? 'postgres+redis' : 'embedded';
-  const suites = [await runSuite(`${mode}, demo data`, false)];
-  print(suites[0]!);
+  // BENCH_ONLY naming no endpoint (webhooks, subscribers, links) skips the HTTP rows.
+  const suites = SELECTED.length > 0 ? [await runSuite(`${mode}, demo data`, false)] : [];
+  if (suites[0]) print(suites[0]);
   let scaleGrowth: ReturnType<typeof growth> | undefined;
-  if (SCALE) {
+  if (SCALE && suites[0]) {
     suites.push(await runSuite(`${mode}, at scale (10 000 markets of each kind, 1 000 alerts on the account, 100 000 keys)`, true));
     print(suites[1]!);
     scaleGrowth = growth(suites[0]!, suites[1]!);
@@ -508,6 +512,13 @@ async function main(): Promise<void> {
     console.log('\nsubscriptions (embedded, one instance):');
     console.table(subscribers);
   }
+  // Market links: 10 000 + 10 000 markets through the real linker and store (bench/links.ts).
+  const links = !ONLY || ONLY.some((part) => 'links'.includes(part)) ? await benchLinks() : undefined;
+  if (links) {
+    console.log('\nmarket links (embedded store, 10 000 Kalshi-worded and 10 000 Polymarket-worded markets):');
+    console.table(links.rows);
+    console.table(links.stored);
+  }
   const when = new Date().toISOString();
   const report = {
     when,
@@ -520,6 +531,7 @@ async function main(): Promise<void> {
     scaleGrowth,
     webhooks,
     subscribers,
+    links,
   };
   console.log(`\nmode ${mode}, ${SECONDS} s per run, ${CONNECTIONS} connections, pinned: ${HAS_TASKSET}`);
   const out = path.join(ROOT, 'bench-results', `${when.replace(/[:.]/g, '-')}-${mode}${SCALE ? '-scale' : ''}.json`);

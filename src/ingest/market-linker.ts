@@ -5,6 +5,7 @@
  * rebuilt from the stored texts on the first batch, so a restart judges nothing that did not change.
  */
 import { createHash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { LinkVerdict, MarketText, PriceClaim } from '../domain/links.js';
 import { createCandidateIndex } from '../links/candidate-index.js';
@@ -142,6 +143,9 @@ export function createMarketLinker({ repo, rules, now, logger, maxCandidates, on
       if (stopping) break;
       judged += await judgeAgainstCandidates(c, batch, models);
       done.push(c);
+      // The embedded store answers synchronously: without a turn of the event loop between markets,
+      // a first batch of thousands would hold every request for its whole length.
+      await nextTurn();
     }
     await repo.upsertTexts(done);
     for (const c of done) hashes.set(c.marketId, c.hash);

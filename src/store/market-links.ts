@@ -286,6 +286,16 @@ export function createMarketLinkRepository(db: Kysely<Database>) {
       return views.sort((x, y) => x.marketId.localeCompare(y.marketId) || x.otherId.localeCompare(y.otherId));
     },
 
+    /** How many pairs the judge stored, by relation (decisions aside): for the bench and the docs' figures. */
+    async countVerdicts(): Promise<Record<string, number>> {
+      const rows = await db
+        .selectFrom('market_links')
+        .select(['relation', (eb) => eb.fn.countAll<number>().as('n')])
+        .groupBy('relation')
+        .execute();
+      return Object.fromEntries(rows.map((r) => [r.relation, Number(r.n)]));
+    },
+
     /** The operator's decision on a pair (`different` rejects it); replaces an earlier one. */
     async decide(x: string, y: string, relation: Exclude<LinkRelation, 'unresolved'>, at: number): Promise<void> {
       const { a, b } = orderedPair(x, y);
