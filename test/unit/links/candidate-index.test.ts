@@ -39,7 +39,7 @@ it('is symmetric: a is a candidate of b exactly when b is of a (unbounded)', () 
       fc.array(fc.record({ venue: fc.constantFrom('k', 'p', 'm'), keys: fc.array(fc.constantFrom('x', 'y', 'z'), { maxLength: 3 }) }), { maxLength: 12 }),
       (markets) => {
         const index = createCandidateIndex({ maxCandidates: 100 });
-        markets.forEach((m, i) => index.put(`${m.venue}:${i}`, m.venue, m.keys));
+        for (const [i, m] of markets.entries()) index.put(`${m.venue}:${i}`, m.venue, m.keys);
         for (const [i, m] of markets.entries()) {
           for (const other of index.candidates(`${m.venue}:${i}`)) expect(index.candidates(other)).toContain(`${m.venue}:${i}`);
         }
