@@ -14,9 +14,9 @@ interface LinkModelOptions {
 }
 
 export function createLinkModel(options: LinkModelOptions) {
-  return async (a: MarketText, b: MarketText, rules: LinkVerdict): Promise<LinkVerdict | undefined> => {
+  return async (a: MarketText, b: MarketText, rules: LinkVerdict, signal?: AbortSignal): Promise<LinkVerdict | undefined> => {
     const answer = await complete(
-      options,
+      { ...options, signal },
       [
         { role: 'system', content: MODEL_SYSTEM_PROMPT },
         { role: 'user', content: modelPrompt(a, b, rules) },

@@ -18,7 +18,7 @@ export interface LinkingRules {
   keysOf(text: MarketText): string[];
   claimOf(text: MarketText): PriceClaim | null;
   /** Asked about a pair the rules left unresolved; undefined keeps it unresolved (links/model-question.ts). */
-  askModel?(a: MarketText, b: MarketText, rules: LinkVerdict): Promise<LinkVerdict | undefined>;
+  askModel?(a: MarketText, b: MarketText, rules: LinkVerdict, signal?: AbortSignal): Promise<LinkVerdict | undefined>;
 }
 
 /** Model questions per batch, at most: a first poll of thousands of markets must not become thousands of calls. */
@@ -73,6 +73,8 @@ export function createMarketLinker({ repo, rules, now, logger, maxCandidates, on
   const serial = createSerialQueue();
   /** Set by stop(): the batch under way stops between two markets, the rest judged on the next start. */
   let stopping = false;
+  /** Aborted by stop(): a model question under way ends at once rather than at its time budget. */
+  let stopSignal = new AbortController();
   let pending: Promise<unknown> = Promise.resolve();
 
   async function load(): Promise<void> {
@@ -85,7 +87,11 @@ export function createMarketLinker({ repo, rules, now, logger, maxCandidates, on
    * Judges one changed market against its candidates and stores the verdicts. A candidate of the
    * same batch (the demo's venues arrive together) is read from the batch, not yet from the store.
    */
-  async function judgeAgainstCandidates(changed: StoredMarketText, batch: ReadonlyMap<string, StoredMarketText>, models: ModelBudget): Promise<number> {
+  async function judgeAgainstCandidates(
+    changed: StoredMarketText,
+    batch: ReadonlyMap<string, StoredMarketText>,
+    models: ModelBudget,
+  ): Promise<number | undefined> {
     const ids = index.candidates(changed.marketId);
     const candidates = [...ids.flatMap((id) => batch.get(id) ?? []), ...(await repo.textsByIds(ids.filter((id) => !batch.has(id))))];
     const verdicts = [];
@@ -98,19 +104,21 @@ export function createMarketLinker({ repo, rules, now, logger, maxCandidates, on
           : { otherId: other.marketId, verdict, decidedBy: 'rules' as const },
       );
     }
+    // Stopped meanwhile: a model question may have been cut short, so the market is judged again next time.
+    if (stopping) return undefined;
     await repo.replaceVerdicts(changed.marketId, verdicts, now());
     return verdicts.length;
   }
 
   /** The model's verdict on an unresolved pair, within the batch's budget; a failure ends the asking for the batch. */
   async function askModel(a: MarketText, b: MarketText, verdict: LinkVerdict, models: ModelBudget): Promise<LinkVerdict | undefined> {
-    if (!rules.askModel || models.left <= 0) return undefined;
+    if (!rules.askModel || models.left <= 0 || stopping) return undefined;
     models.left--;
     try {
-      return await rules.askModel(a, b, verdict);
+      return await rules.askModel(a, b, verdict, stopSignal.signal);
     } catch (error) {
       models.left = 0;
-      logger.warn({ err: error }, 'market links: the model did not answer; unresolved pairs stay unresolved until the next batch');
+      if (!stopping) logger.warn({ err: error }, 'market links: the model did not answer; unresolved pairs stay unresolved until the next batch');
       return undefined;
     }
   }
@@ -141,7 +149,9 @@ export function createMarketLinker({ repo, rules, now, logger, maxCandidates, on
     const done: StoredMarketText[] = [];
     for (const c of changed) {
       if (stopping) break;
-      judged += await judgeAgainstCandidates(c, batch, models);
+      const pairs = await judgeAgainstCandidates(c, batch, models);
+      if (pairs === undefined) break;
+      judged += pairs;
       done.push(c);
       // The embedded store answers synchronously: without a turn of the event loop between markets,
       // a first batch of thousands would hold every request for its whole length.
@@ -168,6 +178,7 @@ export function createMarketLinker({ repo, rules, now, logger, maxCandidates, on
     },
     start(): void {
       stopping = false;
+      stopSignal = new AbortController();
     },
     /** Resolves once the texts offered so far are judged (or their batch failed): for tests and the bench. */
     async settled(): Promise<void> {
@@ -176,6 +187,7 @@ export function createMarketLinker({ repo, rules, now, logger, maxCandidates, on
     /** Lets the batch under way stop at its next market, and waits for it. */
     async stop(): Promise<void> {
       stopping = true;
+      stopSignal.abort();
       await pending;
     },
   };

@@ -22,6 +22,8 @@ export interface ChatCompletionsOptions {
   backoffMs?: number;
   /** Told about each failed attempt, for logs. */
   onAttemptFailed?: (failure: { attempt: number; reason: string; retrying: boolean }) => void;
+  /** Ends the call at once (a stop): the answer is then an LlmError, not retried. */
+  signal?: AbortSignal | undefined;
 }
 
 export class LlmError extends Error {
@@ -54,7 +56,7 @@ async function attempt(options: ChatCompletionsOptions, body: string, budgetMs: 
       method: 'POST',
       headers,
       body,
-      signal: AbortSignal.timeout(budgetMs),
+      signal: options.signal ? AbortSignal.any([AbortSignal.timeout(budgetMs), options.signal]) : AbortSignal.timeout(budgetMs),
     });
   } catch (error) {
     throw new LlmError(isTimeoutError(error) ? `no answer within ${budgetMs} ms` : 'network error', true);
@@ -91,7 +93,7 @@ export async function complete(options: ChatCompletionsOptions, messages: readon
       const failure = error instanceof LlmError ? error : new LlmError('unexpected failure', false);
       // Exponential backoff with full jitter, or what the provider asked for, if it fits the budget.
       const pause = failure.retryAfterMs ?? backoffMs * 2 ** n * (0.5 + Math.random() / 2);
-      const retrying = failure.retryable && n < retries && Date.now() + pause < deadline - 50;
+      const retrying = failure.retryable && !options.signal?.aborted && n < retries && Date.now() + pause < deadline - 50;
       options.onAttemptFailed?.({ attempt: n + 1, reason: failure.message, retrying });
       if (!retrying) throw failure;
       await sleep(pause);

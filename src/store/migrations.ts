@@ -475,9 +475,12 @@ const revokedKeysIndex: Migration = {
  * The jobs write the first two (fenced like their other tables); the operator's CLI the third.
  */
 const marketLinks = (engine: Engine): Migration => ({
+  // Each statement commits on its own on SQLite: a start stopped part way runs this again, which
+  // must not fail on what the first run made (PostgreSQL runs it in one transaction).
   async up(db: Kysely<unknown>) {
     await db.schema
       .createTable('prediction_market_texts')
+      .ifNotExists()
       .addColumn('market_id', 'text', (c) => c.primaryKey())
       .addColumn('venue', 'text', (c) => c.notNull())
       .addColumn('question', 'text', (c) => c.notNull())
@@ -494,9 +497,10 @@ const marketLinks = (engine: Engine): Migration => ({
       .addColumn('claim', 'text')
       .addColumn('updated_at', 'bigint', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('prediction_market_texts_claim_asset').on('prediction_market_texts').column('claim_asset').execute();
+    await db.schema.createIndex('prediction_market_texts_claim_asset').ifNotExists().on('prediction_market_texts').column('claim_asset').execute();
     await db.schema
       .createTable('market_links')
+      .ifNotExists()
       .addColumn('a_id', 'text', (c) => c.notNull())
       .addColumn('b_id', 'text', (c) => c.notNull())
       .addColumn('relation', 'text', (c) => c.notNull())
@@ -508,17 +512,22 @@ const marketLinks = (engine: Engine): Migration => ({
       .addColumn('decided_at', 'bigint', (c) => c.notNull())
       .addPrimaryKeyConstraint('market_links_pk', ['a_id', 'b_id'])
       .execute();
-    await db.schema.createIndex('market_links_b').on('market_links').column('b_id').execute();
+    await db.schema.createIndex('market_links_b').ifNotExists().on('market_links').column('b_id').execute();
     await db.schema
       .createTable('market_link_decisions')
+      .ifNotExists()
       .addColumn('a_id', 'text', (c) => c.notNull())
       .addColumn('b_id', 'text', (c) => c.notNull())
       .addColumn('relation', 'text', (c) => c.notNull())
       .addColumn('decided_at', 'bigint', (c) => c.notNull())
       .addPrimaryKeyConstraint('market_link_decisions_pk', ['a_id', 'b_id'])
       .execute();
-    await db.schema.createIndex('market_link_decisions_b').on('market_link_decisions').column('b_id').execute();
-    if (engine === 'postgres') for (const table of LINK_FENCED_TABLES) await fence(db, table);
+    await db.schema.createIndex('market_link_decisions_b').ifNotExists().on('market_link_decisions').column('b_id').execute();
+    if (engine !== 'postgres') return;
+    for (const table of LINK_FENCED_TABLES) {
+      await sql`drop trigger if exists ${sql.raw(`mgw_fence_${table}`)} on ${sql.table(table)}`.execute(db);
+      await fence(db, table);
+    }
   },
 });
 

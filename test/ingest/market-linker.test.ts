@@ -9,6 +9,7 @@ import type { LinkVerdict, MarketText } from '../../src/domain/links.js';
 import { createLinkModel } from '../../src/ingest/link-model.js';
 import { createMarketLinker, type LinkingRules } from '../../src/ingest/market-linker.js';
 import { startChatServer } from '../support/chat-server.js';
+import { within } from '../support/wait.js';
 import { describeOnEachEngine } from '../support/store-suite.js';
 
 const T0 = Date.UTC(2026, 10, 29, 7, 0, 0);
@@ -150,4 +151,34 @@ describeOnEachEngine('market linker with a model', (suite) => {
       }
     },
   );
+});
+
+describeOnEachEngine('market linker stopping', (suite) => {
+  suite.maybe('stop ends a model question under way at once, not at its time budget, and the batch is judged again later', async () => {
+    const model = await startChatServer([{ kind: 'hang' }]);
+    try {
+      const { rules } = countingRules();
+      const linker = createMarketLinker({
+        repo: suite.store.marketLinks,
+        rules: {
+          ...rules,
+          judge: (a, b) => ({ ...rules.judge(a, b), relation: 'unresolved' }),
+          askModel: createLinkModel({ baseUrl: model.baseUrl, model: 'm', timeoutMs: 60_000 }),
+        },
+        now: () => T0,
+        logger: pino({ level: 'silent' }),
+      });
+      linker.start();
+      await linker.accept([text('ha', 'H', 'Haze in Turin on Monday')]);
+      linker.offer([text('hb', 'H', 'Haze in Turin on Monday')]);
+      await within(10_000, () => model.requests.length > 0);
+      const stopping = Date.now();
+      await linker.stop();
+      // The question's budget is a minute: stopping well before it means the call was aborted.
+      expect(Date.now() - stopping).toBeLessThan(9_000);
+      expect(await suite.store.marketLinks.textsByIds(['hb:H'])).toEqual([]);
+    } finally {
+      await model.close();
+    }
+  });
 });

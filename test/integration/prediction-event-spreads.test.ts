@@ -94,7 +94,14 @@ it('refuses a threshold outside 0..100', async () => {
   await new Promise<void>((resolve) => {
     client.subscribe(
       { query: 'subscription { predictionEventSpreads(minSpreadPts: 150) { direction } }' },
-      { next: (v) => errors.push(v.errors), error: (e) => (errors.push(e), resolve()), complete: resolve },
+      {
+        next: (v) => errors.push(v.errors),
+        error: (e) => {
+          errors.push(e);
+          resolve();
+        },
+        complete: resolve,
+      },
     );
   });
   expect(JSON.stringify(errors)).toContain('minSpreadPts must be a number from 0 to 100');
