@@ -10,6 +10,7 @@ import { createLinkModel } from '../../src/ingest/link-model.js';
 import { createMarketLinker, type LinkingRules } from '../../src/ingest/market-linker.js';
 import { startChatServer } from '../support/chat-server.js';
 import { within } from '../support/wait.js';
+import type { MarketLinkRepository } from '../../src/store/market-links.js';
 import { describeOnEachEngine } from '../support/store-suite.js';
 
 const T0 = Date.UTC(2026, 10, 29, 7, 0, 0);
@@ -31,6 +32,17 @@ function countingRules() {
     claimOf: (t) => (t.question.includes('Bitcoin') ? { asset: 'BTC', symbol: 'BTC/USD', comparator: 'above', threshold: 1, kind: 'touch', until: T0 } : null),
   };
   return { rules, judged };
+}
+
+/** A linker whose judge leaves every pair unresolved and asks the model at `baseUrl`. */
+function unresolvedLinker(repo: MarketLinkRepository, baseUrl: string, timeoutMs: number) {
+  const { rules } = countingRules();
+  return createMarketLinker({
+    repo,
+    rules: { ...rules, judge: (a, b) => ({ ...rules.judge(a, b), relation: 'unresolved' }), askModel: createLinkModel({ baseUrl, model: 'm', timeoutMs }) },
+    now: () => T0,
+    logger: pino({ level: 'silent' }),
+  });
 }
 
 describeOnEachEngine('market linker', (suite) => {
@@ -130,17 +142,7 @@ describeOnEachEngine('market linker with a model', (suite) => {
       }
       const down = await startChatServer([{ kind: 'status', status: 500 }]);
       try {
-        const { rules } = countingRules();
-        const linker = createMarketLinker({
-          repo: suite.store.marketLinks,
-          rules: {
-            ...rules,
-            judge: (a, b) => ({ ...rules.judge(a, b), relation: 'unresolved' }),
-            askModel: createLinkModel({ baseUrl: down.baseUrl, model: 'm', timeoutMs: 2_000 }),
-          },
-          now: () => T0,
-          logger: pino({ level: 'silent' }),
-        });
+        const linker = unresolvedLinker(suite.store.marketLinks, down.baseUrl, 2_000);
         await linker.accept([text('ga', 'G', 'Gale in Cork on Sunday')]);
         await linker.accept([text('gb', 'G', 'Gale in Cork on Sunday')]);
         expect((await suite.store.marketLinks.linksOf(['ga:G'])).get('ga:G')).toEqual([
@@ -157,17 +159,7 @@ describeOnEachEngine('market linker stopping', (suite) => {
   suite.maybe('stop ends a model question under way at once, not at its time budget, and the batch is judged again later', async () => {
     const model = await startChatServer([{ kind: 'hang' }]);
     try {
-      const { rules } = countingRules();
-      const linker = createMarketLinker({
-        repo: suite.store.marketLinks,
-        rules: {
-          ...rules,
-          judge: (a, b) => ({ ...rules.judge(a, b), relation: 'unresolved' }),
-          askModel: createLinkModel({ baseUrl: model.baseUrl, model: 'm', timeoutMs: 60_000 }),
-        },
-        now: () => T0,
-        logger: pino({ level: 'silent' }),
-      });
+      const linker = unresolvedLinker(suite.store.marketLinks, model.baseUrl, 60_000);
       linker.start();
       await linker.accept([text('ha', 'H', 'Haze in Turin on Monday')]);
       linker.offer([text('hb', 'H', 'Haze in Turin on Monday')]);
