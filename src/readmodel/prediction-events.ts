@@ -48,8 +48,7 @@ export function createPredictionEvents({ links, predictions, now, linksMaxAgeMs 
   let computing: Promise<void> | undefined;
   let again = false;
 
-  const readLinks = async (): Promise<EventLink[]> =>
-    (await links.listLinks(['same', 'inverse'])).map((l) => ({ a: l.marketId, b: l.otherId, relation: l.relation as EventLink['relation'] }));
+  const readLinks = (): Promise<EventLink[]> => links.settlingPairs();
 
   /** The active markets the read model holds, as the grouping reads them. */
   const marketOf =

@@ -286,6 +286,23 @@ export function createMarketLinkRepository(db: Kysely<Database>) {
       return views.sort((x, y) => x.marketId.localeCompare(y.marketId) || x.otherId.localeCompare(y.otherId));
     },
 
+    /**
+     * The pairs that settle together (`same` or `inverse`, an operator's decision over the judge's),
+     * ids and relation only: what the prediction events are built from on every request.
+     */
+    async settlingPairs(): Promise<{ a: string; b: string; relation: 'same' | 'inverse' }[]> {
+      const [judged, decided] = await Promise.all([
+        db.selectFrom('market_links').select(['a_id', 'b_id', 'relation']).where('relation', 'in', ['same', 'inverse']).execute(),
+        db.selectFrom('market_link_decisions').select(['a_id', 'b_id', 'relation']).execute(),
+      ]);
+      const relations = new Map(judged.map((r) => [pairKey(r.a_id, r.b_id), r.relation]));
+      for (const d of decided) relations.set(pairKey(d.a_id, d.b_id), d.relation);
+      return [...relations].flatMap(([key, relation]) => {
+        const [a, b] = key.split('\n') as [string, string];
+        return relation === 'same' || relation === 'inverse' ? [{ a, b, relation }] : [];
+      });
+    },
+
     /** How many pairs the judge stored, by relation (decisions aside): for the bench and the docs' figures. */
     async countVerdicts(): Promise<Record<string, number>> {
       const rows = await db

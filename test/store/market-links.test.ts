@@ -144,6 +144,10 @@ describeOnEachEngine('market links store', (suite) => {
       expect.objectContaining({ otherId: 'p:1', relation: 'inverse', evidence: [], decidedBy: 'operator' }),
     ]);
     await links.decide('p:1', 'q:1', 'related', T0 + 31);
+    // What settles together, decisions over verdicts: n-m confirmed same, o-m rejected, q-p now related.
+    expect(await links.settlingPairs()).toEqual(expect.arrayContaining([{ a: 'm:1', b: 'n:1', relation: 'same' }]));
+    expect((await links.settlingPairs()).map((p) => `${p.a}~${p.b}`)).not.toContain('m:1~o:1');
+    expect((await links.settlingPairs()).map((p) => `${p.a}~${p.b}`)).not.toContain('p:1~q:1');
     expect((await links.linksOf(['q:1'])).get('q:1')).toEqual([expect.objectContaining({ relation: 'related', decidedAt: T0 + 31, implies: null })]);
   });
 });
