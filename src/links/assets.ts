@@ -20,6 +20,11 @@ const asset = (code: string, assetClass: AssetClass, names: string): AssetName =
 
 /** Longer, more specific names first: the first match names the asset. */
 export const ASSET_NAMES: readonly AssetName[] = [
+  // Forks and namesakes before the asset they are named after: "Bitcoin Cash" is not Bitcoin.
+  asset('BCH', 'crypto', 'bitcoin cash|bch'),
+  asset('BSV', 'crypto', 'bitcoin sv|bsv'),
+  asset('BTG', 'crypto', 'bitcoin gold'),
+  asset('ETC', 'crypto', 'ethereum classic'),
   asset('BTC', 'crypto', 'bitcoin|btc'),
   asset('ETH', 'crypto', 'ethereum|ether|eth'),
   asset('SOL', 'crypto', 'solana|sol'),

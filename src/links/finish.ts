@@ -64,14 +64,35 @@ export function parsePersonResult(m: MarketText): PersonResult | null {
     const rest = stat[4] ?? '';
     const date = findDate(rest);
     const year = date ? yearFor(date, m.closeTime) : null;
+    // A part of the game ("in the first half", "1H", "first 5 innings") is another statistic than the game's.
+    const period = periodOf(fold(`${q} ${condition}`));
+    // "250+ passing yards and 2+ passing touchdowns", "30+ points + rebounds": a combination is its own statistic.
+    const named = new Set([...fold(`${q} ${condition}`).matchAll(STATISTICS)].map((x) => x[0]));
+    const statistic = named.size > 1 ? [...named].sort().join(' + ') : stat[3]!.toLowerCase();
     return {
       person,
-      statistic: stat[3]!.toLowerCase(),
+      statistic: `${statistic}${period ? ` (${period})` : ''}`,
       threshold: Number(stat[2]),
       event: eventWords(rest.replace(/scheduled.*$/i, '')),
       date: date && year ? isoDate(year, date.month, date.day) : null,
     };
   }
+  return null;
+}
+
+const STATISTICS =
+  /\b(?:(?:passing|rushing|receiving) (?:yards|touchdowns|attempts)|points|rebounds|assists|steals|blocks|three-pointers|threes|strikeouts|hits|home runs|rbis?|goals|saves|shots on goal|receptions|touchdowns|interceptions|sacks|tackles|aces|kills)\b/g;
+
+const PERIODS: ReadonlyArray<[RegExp, string]> = [
+  [/\b(?:first|1st) half\b|\b1h\b/, 'first half'],
+  [/\b(?:second|2nd) half\b|\b2h\b/, 'second half'],
+  [/\b(?:first|1st|second|2nd|third|3rd|fourth|4th) (?:quarter|period)\b|\b[1-4]q\b/, 'a quarter'],
+  [/\bfirst \d+ innings\b|\b(?:first|1st) inning\b/, 'first innings'],
+  [/\bper game\b|\baverages?\b|\bregular season\b|\bseason\b/, 'season'],
+];
+
+function periodOf(folded: string): string | null {
+  for (const [pattern, name] of PERIODS) if (pattern.test(folded)) return name;
   return null;
 }
 

@@ -46,8 +46,11 @@ export function parseFixture(m: MarketText): Fixture | null {
   const mechanism = mechanismOf(folded, ticker);
   if (mechanism === null) return null;
   if (mechanism === 'winner' && !plainWinner(m.rules, condition)) return null;
-  const stage = stageOf(fold(`${question} ${condition ?? ''}`), ticker);
   const league = ticker?.league ?? prefixLeague(question);
+  let stage = stageOf(fold(`${question} ${condition ?? ''}`), ticker);
+  // "In regulation" is the match itself where a draw ends it (football), a stage of its own where
+  // overtime or a shootout decides (hockey, basketball): YES on a team in regulation is NO after overtime.
+  if (stage === 'regulation' && drawPossible(league, 'match', folded, ticker) === true) stage = 'match';
   const yes = yesSideOf(m, question, condition, teams, mechanism, ticker);
   const scheduled = scheduledAt(m.rules, m.closeTime) ?? scheduledAt(question, m.closeTime);
   return {
@@ -96,6 +99,7 @@ function stageOf(question: string, ticker: KalshiGameTicker | null): string {
   const numbered = /\b(map|set|game|quarter|period|inning)\s+(\d)\b/.exec(question);
   if (numbered && !(ticker?.type === 'GAME' && numbered[1] === 'game')) return `${numbered[1]} ${numbered[2]}`;
   if (/halftime|half-time|\b1st half\b|\bfirst half\b/.test(question)) return 'first half';
+  if (/\b(?:in|during) regulation\b|\bregulation time\b|\b60 minutes\b|\b3-way\b/.test(question)) return 'regulation';
   // A playoff series is not one game; an esports match is itself a series of maps.
   if (/\bseries\b/.test(question) && !/\bworld series\b/.test(question) && !(ticker && ['VALORANT', 'CS2', 'LOL', 'DOTA2'].includes(ticker.league)))
     return 'series';

@@ -64,6 +64,8 @@ export function prefixLeague(question: string): string | null {
 
 /** False where the sport or stage has no draw, true where it has one, null when unknown. */
 export function drawPossible(league: string | null, stage: string, folded: string, ticker: KalshiGameTicker | null): boolean | null {
+  // Regulation time can end level even where overtime then decides the game.
+  if (stage === 'regulation') return true;
   if (/^(map|set|game) \d$/.test(stage)) return false;
   if (ticker?.type === 'SETWINNER' || ticker?.type === 'MATCH' || ticker?.type === 'MAP') return false;
   if (league && DRAWLESS_LEAGUES.has(league)) return false;

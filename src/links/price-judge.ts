@@ -61,8 +61,17 @@ export function judgePrices(ma: MarketText, a: PriceProposition, mb: MarketText,
   v.compare('yes_side', 'yes', 'yes');
   const [sa, sb] = [settlementSource(ma.rules, ma.resolutionSource), settlementSource(mb.rules, mb.resolutionSource)];
   v.compare('settlement_source', sa, sb);
-  v.compare('mechanism', `price ${a.claim?.kind ?? 'at'}`, `price ${b.claim?.kind ?? 'at'}`);
+  const [ia, ib] = [instrument(ma), instrument(mb)];
+  const instrumentsDiffer = ia !== ib && (ia === 'futures' || ib === 'futures');
+  v.compare(
+    'mechanism',
+    `price ${a.claim?.kind ?? 'at'}${ia ? ` (${ia})` : ''}`,
+    `price ${b.claim?.kind ?? 'at'}${ib ? ` (${ib})` : ''}`,
+    instrumentsDiffer ? false : null,
+  );
   if (a.asset !== b.asset) return v.verdict('different');
+  // A futures contract's settlement is not the spot price: they part by the basis, far more than a tick.
+  if (instrumentsDiffer) return v.verdict('related');
   if (!a.claim || !b.claim)
     return v.lack('the hour at which the price is read: the question gives a date only and the rules state no time').verdict('unresolved');
   if (a.claim.kind !== b.claim.kind) return v.verdict('related');
@@ -74,6 +83,14 @@ export function judgePrices(ma: MarketText, a: PriceProposition, mb: MarketText,
     return v.verdict(bounds.relation);
   }
   return v.verdict('related', bounds.implies);
+}
+
+/** What the price is of, where the texts say: a futures contract or the spot price. */
+function instrument(m: MarketText): 'futures' | 'spot' | null {
+  const text = fold(`${m.question} ${m.rules}`);
+  if (/\bfutures?\b|\bfront[- ]month\b|\bcontract month\b/.test(text)) return 'futures';
+  if (/\bspot\b/.test(text)) return 'spot';
+  return null;
 }
 
 /** Two bounds read at one instant: equal (up to a tick), complementary, or one implying the other. */

@@ -21,14 +21,26 @@ export function parseTemperature(m: MarketText): Temperature | null {
   const stat = /\b(highest|lowest|high|low|max(?:imum)?|min(?:imum)?) temperature\b/.exec(q);
   if (!stat) return null;
   const statistic = /^(highest|high|max)/.test(stat[1]!) ? 'high' : 'low';
-  const city = /temperature in ([a-z .'-]+?)(?: be\b| on\b| for\b|\?|$)/.exec(q)?.[1]?.trim();
-  if (!city) return null;
+  const named = /temperature in ([a-z .'-]+?)(?: be\b| on\b| for\b|\?|$)/.exec(q)?.[1]?.trim();
+  if (!named) return null;
+  const city = CITY_NAMES[named] ?? named;
   const date = findDate(q);
   const year = date ? yearFor(date, m.closeTime) : null;
   const range = bin(q, m);
   if (!range) return null;
   return { statistic, city, date: date && year ? isoDate(year, date.month, date.day) : null, low: range[0], high: range[1], station: station(m.rules) };
 }
+
+/** One city under the names the venues' titles give it ("NYC" on Kalshi, "New York City" on Polymarket). */
+const CITY_NAMES: Readonly<Record<string, string>> = {
+  nyc: 'new york city',
+  'new york': 'new york city',
+  la: 'los angeles',
+  dc: 'washington dc',
+  'washington, dc': 'washington dc',
+  'washington d.c.': 'washington dc',
+  sf: 'san francisco',
+};
 
 /** The bin as whole degrees, inclusive: "88° to 89°", "between 88-89°f", "43°f or below", Kalshi's floor/cap. */
 function bin(q: string, m: MarketText): [number, number] | null {
