@@ -39,23 +39,45 @@ export function registerServe(program: Command): void {
   }
 }
 
-function stopOnSignal(service: { stop(): Promise<void> }): void {
-  let stopping = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    // A second signal while stopping means the operator does not want to wait.
-    if (stopping) {
-      process.stderr.write(`${signal} again: exiting without waiting for shutdown\n`);
-      process.exit(1);
+/**
+ * A signal this soon after the first is the same request. Ctrl-C in a terminal signals the whole
+ * foreground group: npm and the server get SIGINT together, and npm forwards its own a few
+ * milliseconds later. A second Ctrl-C after this pause means the operator does not want to wait.
+ */
+export const REPEAT_SIGNAL_MS = 500;
+
+/** What SIGINT and SIGTERM do: the first stops gracefully, one after the pause exits at once (1). */
+export function createSignalHandler(options: {
+  stop: () => Promise<void>;
+  exit: (code: number) => void;
+  write: (line: string) => void;
+  now?: () => number;
+}): (signal: NodeJS.Signals) => void {
+  const now = options.now ?? Date.now;
+  let firstAt: number | undefined;
+  return (signal) => {
+    if (firstAt !== undefined) {
+      if (now() - firstAt < REPEAT_SIGNAL_MS) return;
+      options.write(`${signal} again: exiting without waiting for shutdown\n`);
+      return options.exit(1);
     }
-    stopping = true;
-    service.stop().then(
-      () => process.exit(0),
+    firstAt = now();
+    options.stop().then(
+      () => options.exit(0),
       (error: unknown) => {
-        process.stderr.write(`error: shutdown failed: ${describeError(error)}\n`);
-        process.exit(1);
+        options.write(`error: shutdown failed: ${describeError(error)}\n`);
+        options.exit(1);
       },
     );
   };
+}
+
+function stopOnSignal(service: { stop(): Promise<void> }): void {
+  const onSignal = createSignalHandler({
+    stop: () => service.stop(),
+    exit: (code) => process.exit(code),
+    write: (line) => void process.stderr.write(line),
+  });
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 }

@@ -92,8 +92,17 @@ export async function buildGraphQL({ config, authenticator, services, metrics, c
         logger,
         stamp: stampHeaders,
       });
+      const sse = createSseHandler({ edge, gate });
       subscriptionServers.push(server);
-      return { ...server, sse: createSseHandler({ edge, gate }) };
+      return {
+        upgrade: server.upgrade,
+        sse,
+        /** Tells every open subscription to go: WebSocket connections get 1001, SSE streams end. */
+        close: async () => {
+          sse.close();
+          await server.close();
+        },
+      };
     },
     async stop(): Promise<void> {
       trusted.stop();

@@ -17,6 +17,8 @@ import type { SubscriptionGate } from './subscription-gate.js';
 const MAX_BODY_BYTES = 100 * 1024;
 
 export function createSseHandler(options: { edge: Edge; gate: SubscriptionGate }) {
+  // The open streams: a drain ends them, or each would hold the listener until its grace ran out.
+  const open = new Set<ServerResponse>();
   const handler = createHandler<undefined>({
     // No reservation tokens: every stream is its own request (HTTP/2 friendly, no server state).
     authenticate: () => null,
@@ -35,13 +37,18 @@ export function createSseHandler(options: { edge: Edge; gate: SubscriptionGate }
         return [body, { status: admission.status, statusText: 'Refused', headers: { 'content-type': 'application/json; charset=utf-8' } }];
       }
       // The response ends when the stream completes or the client goes: either way the place is given back.
-      req.context.res.once('close', admission.release);
+      const res = req.context.res;
+      open.add(res);
+      res.once('close', () => {
+        open.delete(res);
+        admission.release();
+      });
       return admission.args as never;
     },
     onNext: (_ctx, _req, result) => (result.errors ? options.gate.format(result as ExecutionResult) : result),
   });
 
-  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const length = Number(req.headers['content-length'] ?? 0);
     if (req.method === 'POST' && (req.headers['content-length'] === undefined || !(length <= MAX_BODY_BYTES))) {
       throw req.headers['content-length'] === undefined
@@ -50,4 +57,18 @@ export function createSseHandler(options: { edge: Edge; gate: SubscriptionGate }
     }
     await handler(req, res);
   };
+  return Object.assign(handle, {
+    /**
+     * Ends every open stream, with a comment line saying why (an SSE comment: clients skip it), and
+     * its connection: the stream's end is the client's cue to reconnect, to another instance.
+     */
+    close(): void {
+      for (const res of open) {
+        const socket = res.socket;
+        res.end(': server shutting down\n\n');
+        socket?.end();
+      }
+      open.clear();
+    },
+  });
 }

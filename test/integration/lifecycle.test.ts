@@ -1,12 +1,16 @@
 /**
- * The process as a process manager sees it: `npm start` signalled with SIGTERM leaves nothing
- * running and frees both ports; a taken port or one port for both variants stops start-up with one
- * clear line, non-zero, before the store is even opened.
+ * The process as a process manager and a terminal see it: `npm start` signalled with SIGTERM leaves
+ * nothing running and frees both ports; Ctrl-C (SIGINT to the whole foreground group: npm, which
+ * forwards it, and the server) stops it gracefully within a second with subscriptions open; a taken
+ * port or one port for both variants stops start-up with one clear line, non-zero, before the store
+ * is even opened.
  */
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { CLI_MAIN } from '../support/cli.js';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { CLI_MAIN, runCli } from '../support/cli.js';
 import { tempDataDir } from '../support/engines.js';
 import { killStartedProcesses, startProcess as start } from '../support/process.js';
 import { within } from '../support/wait.js';
@@ -55,6 +59,73 @@ it('SIGTERM to `npm start` stops the server itself: exit 0, no process left, bot
   for (const port of ports) expect(await portRefuses(port)).toBe(true);
   expect(run.output()).toMatch(/"msg":"market-gateway stopped"/);
 });
+
+it('Ctrl-C to `npm start` (SIGINT to the process group) with an SSE stream and a WebSocket subscription open: exit 0, the stopped line, within a second', async () => {
+  const env = { DATA_DIR: tempDataDir(), MARKET_DATA_PORT: '0', PREDICTION_PORT: '0', DEMO_TICK_MS: '100' };
+  const { key } = JSON.parse((await runCli(['keys', 'create', '--plan', 'pro', '--json'], env)).stdout) as { key: string };
+  const run = start('npm', ['start', '--silent'], env, { group: true });
+  const pgid = run.child.pid!;
+  const received: string[] = [];
+  const wsCloses: number[] = [];
+  const sse = new AbortController();
+  let client: ReturnType<typeof createClient> | undefined;
+  try {
+    await within(60_000, () => run.output().includes('market-gateway listening') || run.child.exitCode !== null);
+    const line = run
+      .output()
+      .split('\n')
+      .find((l) => l.includes('market-gateway listening'));
+    const origin = new URL((JSON.parse(line!) as { marketData: string }).marketData).origin;
+    const query = 'subscription { quotes(symbols: ["BTC/USD"]) { price } }';
+    const stream = await fetch(`${origin}/graphql/stream`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query }),
+      signal: sse.signal,
+    });
+    expect(stream.status).toBe(200);
+    const reader = stream.body!.getReader();
+    const sseEnded = (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return true;
+        received.push(`sse ${Buffer.from(value).toString()}`);
+      }
+    })().catch(() => false);
+    client = createClient({
+      url: `${origin.replace(/^http/, 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { Authorization: `Bearer ${key}` },
+      retryAttempts: 0,
+      lazy: false,
+      onNonLazyError: () => undefined,
+      on: { closed: (event) => void wsCloses.push((event as { code: number }).code) },
+    });
+    client.subscribe({ query }, { next: () => void received.push('ws'), error: () => undefined, complete: () => undefined });
+    await within(20_000, () => received.includes('ws') && received.some((r) => r.startsWith('sse') && r.includes('price')));
+
+    // What a terminal does on Ctrl-C: SIGINT to every process of the foreground group.
+    const signalled = Date.now();
+    process.kill(-pgid, 'SIGINT');
+    expect(await run.exited).toBe(0);
+    const stopMs = Date.now() - signalled;
+    expect(run.output()).toMatch(/"msg":"market-gateway stopped"/);
+    expect(run.output()).not.toContain('exiting without waiting');
+    expect(await sseEnded).toBe(true); // the stream ended, not cut
+    await within(5_000, () => wsCloses.length > 0);
+    expect(wsCloses[0]).toBe(1001);
+    // Well under a second on an idle machine (about 100 ms); the bound is the product's promise.
+    expect(stopMs).toBeLessThan(1_000);
+  } finally {
+    sse.abort();
+    await client?.dispose();
+    try {
+      process.kill(-pgid, 'SIGKILL');
+    } catch {
+      // the group is gone
+    }
+  }
+}, 90_000);
 
 describe('start-up that cannot bind writes nothing', () => {
   let blocker: net.Server;
