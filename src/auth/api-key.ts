@@ -3,6 +3,7 @@
  * are shown once; only hashes are stored.
  */
 import { hash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import { randomBase62 } from '../domain/ids.js';
 import type { Variant } from '../domain/variant.js';
 
@@ -40,13 +41,24 @@ export function displayPrefix(key: string): string {
 const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
 
 /**
- * The presented key, or undefined when none is usable. A malformed Authorization header counts
- * as no key at all; the header wins over `apikey` where both are given.
+ * The presented key: undefined for none, `''` for an Authorization header that is not
+ * `Bearer <key>` (a wrong key, not none: refused, never read as anonymous). The header wins over
+ * `apikey` where both are given.
  */
 export function presentedKey(authorization: string | undefined, apikeyParam: unknown, variant: Variant): string | undefined {
   if (authorization !== undefined && authorization !== '') {
-    return BEARER.exec(authorization)?.[1];
+    return BEARER.exec(authorization)?.[1] ?? '';
   }
   if (variant === 'B' && typeof apikeyParam === 'string' && apikeyParam !== '') return apikeyParam;
+  return undefined;
+}
+
+/**
+ * Where a request without a key put one that this listener does not read, for the 401 to say so:
+ * an `X-API-Key` header (common elsewhere), or `?apikey=` on variant A (D3: B only).
+ */
+export function misplacedKey(headers: IncomingHttpHeaders, apikeyParam: unknown, variant: Variant): string | undefined {
+  if (headers['x-api-key'] !== undefined) return 'the X-API-Key header is not read';
+  if (variant === 'A' && typeof apikeyParam === 'string' && apikeyParam !== '') return '?apikey= is read on the prediction-markets listener only';
   return undefined;
 }

@@ -17,6 +17,30 @@ export interface Principal {
   anyOperation: boolean;
 }
 
+/**
+ * Why a presented key is refused, for a 401 that says which case it is: keys are random enough
+ * (238 bits) that naming a revoked or expired one tells a guesser nothing.
+ */
+export interface KeyRefusal {
+  refused: 'malformed' | 'unknown' | 'revoked' | 'expired' | 'disabled';
+  /** When an expired key expired (epoch ms). */
+  expiresAt?: number;
+}
+
+export const isKeyRefusal = (answer: Principal | KeyRefusal): answer is KeyRefusal => 'refused' in answer;
+
+const MALFORMED: KeyRefusal = Object.freeze({ refused: 'malformed' });
+const UNKNOWN: KeyRefusal = Object.freeze({ refused: 'unknown' });
+const REVOKED: KeyRefusal = Object.freeze({ refused: 'revoked' });
+const DISABLED: KeyRefusal = Object.freeze({ refused: 'disabled' });
+const expiredAt = (expiresAt: number): KeyRefusal => ({ refused: 'expired', expiresAt });
+
+/** A refused key, remembered for a moment: until when, and why. */
+interface Miss {
+  until: number;
+  refusal: KeyRefusal;
+}
+
 interface AuthenticatorOptions {
   accounts: AccountRepository;
   /** How often changes (revocations, plans, disabled accounts) are polled. */
@@ -77,10 +101,10 @@ export function createAuthenticator(options: AuthenticatorOptions) {
   const expired = (keyExpiresAt: number | null) => keyExpiresAt !== null && clock() >= keyExpiresAt;
   // Both caches name a key by its digest in binary form (api-key.ts), half the hex form's bytes.
   const known = new LRUCache<string, CacheEntry>({ max: MAX_ENTRIES });
-  /** Key digest -> until when it is known not to work. */
-  const unknown = new LRUCache<string, number>({ max: MAX_UNKNOWN });
+  /** Key digest -> until when it is known not to work, and why. */
+  const unknown = new LRUCache<string, Miss>({ max: MAX_UNKNOWN });
   /** One store lookup per key at a time: concurrent requests with the same uncached key share it. */
-  const inFlight = new Map<string, Promise<Principal | null>>();
+  const inFlight = new Map<string, Promise<Principal | KeyRefusal>>();
   let watermark = Date.now();
   let timer: NodeJS.Timeout | undefined;
   /** When a lookup last failed: a known key does not wait on a store that is down. */
@@ -104,7 +128,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
    * expired, not revoked) stays admitted on that entry until the store answers again; the
    * revocation poll, which resumes with the store, removes revoked keys within its period.
    */
-  async function lookup(digest: string, now: number, stale: CacheEntry | undefined): Promise<Principal | null> {
+  async function lookup(digest: string, now: number, stale: CacheEntry | undefined): Promise<Principal | KeyRefusal> {
     const keyHash = hashOfDigest(digest);
     let found: Awaited<ReturnType<AuthenticatorOptions['accounts']['findKeyByHash']>>;
     try {
@@ -115,52 +139,66 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       options.onStale?.(error);
       return stale;
     }
-    const principal =
-      // The store found the row by its hash: no second comparison (see `authenticate`).
-      found && found.revokedAt === null && !found.accountDisabled && !expired(found.expiresAt)
-        ? new CacheEntry(found.keyId, found.account, found.anyOperation, now + ttlMs, found.expiresAt)
-        : null;
-    if (principal) {
+    // The store found the row by its hash: no second comparison (see `check`).
+    const refusal = !found
+      ? UNKNOWN
+      : found.revokedAt !== null
+        ? REVOKED
+        : found.expiresAt !== null && expired(found.expiresAt)
+          ? expiredAt(found.expiresAt)
+          : found.accountDisabled
+            ? DISABLED
+            : undefined;
+    if (found && !refusal) {
+      const principal = new CacheEntry(found.keyId, found.account, found.anyOperation, now + ttlMs, found.expiresAt);
       known.set(digest, principal);
       unknown.delete(digest);
-    } else {
-      known.delete(digest);
-      unknown.set(digest, now + NEGATIVE_TTL_MS);
+      return principal;
     }
-    return principal;
+    known.delete(digest);
+    unknown.set(digest, { until: now + NEGATIVE_TTL_MS, refusal: refusal ?? UNKNOWN });
+    return refusal ?? UNKNOWN;
+  }
+
+  /** The account of a valid key (not revoked, not expired, its account not disabled), or why it is refused. */
+  async function check(rawKey: string, now = Date.now()): Promise<Principal | KeyRefusal> {
+    if (!isWellFormedApiKey(rawKey)) return MALFORMED;
+    const digest = keyDigest(rawKey);
+    // Found by the whole digest: equal to the presented key's by construction. Comparing them again
+    // in constant time would guard nothing (the caller cannot choose a digest), at 0.3 µs a request.
+    const entry = known.get(digest);
+    // Its expiry is known: no need to ask the store, nor to keep the entry.
+    if (entry && expired(entry.keyExpiresAt)) {
+      known.delete(digest);
+      return expiredAt(entry.keyExpiresAt as number);
+    }
+    // Fresh, or the store failed a moment ago: the entry answers without asking the store.
+    if (entry && (entry.freshUntil > now || now - storeFailedAt < STORE_RETRY_MS)) return entry;
+    const miss = unknown.get(digest);
+    if (miss !== undefined && miss.until > now) return miss.refusal;
+
+    let pending = inFlight.get(digest);
+    if (!pending) {
+      pending = lookup(digest, now, entry).finally(() => inFlight.delete(digest));
+      inFlight.set(digest, pending);
+    }
+    if (!entry) return pending;
+    // A key this instance knows does not wait on a slow store: its entry answers, the re-read goes on.
+    let timer: NodeJS.Timeout | undefined;
+    const slow = new Promise<Principal>((resolve) => {
+      timer = setTimeout(() => resolve(entry), SLOW_LOOKUP_MS);
+      timer.unref();
+    });
+    return Promise.race([pending, slow]).finally(() => clearTimeout(timer));
   }
 
   return {
-    /** The account of a valid key (not revoked, not expired, its account not disabled); null for anything else. */
-    async authenticate(rawKey: string, now = Date.now()): Promise<Principal | null> {
-      if (!isWellFormedApiKey(rawKey)) return null;
-      const digest = keyDigest(rawKey);
-      // Found by the whole digest: equal to the presented key's by construction. Comparing them again
-      // in constant time would guard nothing (the caller cannot choose a digest), at 0.3 µs a request.
-      const entry = known.get(digest);
-      // Its expiry is known: no need to ask the store, nor to keep the entry.
-      if (entry && expired(entry.keyExpiresAt)) {
-        known.delete(digest);
-        return null;
-      }
-      // Fresh, or the store failed a moment ago: the entry answers without asking the store.
-      if (entry && (entry.freshUntil > now || now - storeFailedAt < STORE_RETRY_MS)) return entry;
-      const missUntil = unknown.get(digest);
-      if (missUntil !== undefined && missUntil > now) return null;
+    check,
 
-      let pending = inFlight.get(digest);
-      if (!pending) {
-        pending = lookup(digest, now, entry).finally(() => inFlight.delete(digest));
-        inFlight.set(digest, pending);
-      }
-      if (!entry) return pending;
-      // A key this instance knows does not wait on a slow store: its entry answers, the re-read goes on.
-      let timer: NodeJS.Timeout | undefined;
-      const slow = new Promise<Principal>((resolve) => {
-        timer = setTimeout(() => resolve(entry), SLOW_LOOKUP_MS);
-        timer.unref();
-      });
-      return Promise.race([pending, slow]).finally(() => clearTimeout(timer));
+    /** The account of a valid key; null for anything else (`check` says why). */
+    async authenticate(rawKey: string, now = Date.now()): Promise<Principal | null> {
+      const answer = await check(rawKey, now);
+      return isKeyRefusal(answer) ? null : answer;
     },
 
     start(): void {

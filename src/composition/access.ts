@@ -54,6 +54,7 @@ export function buildAccess({ config, stores, metrics, degraded, classify, logge
       quota,
       now,
       classify,
+      upgradeUrl: config.portal.upgradeUrl,
       onDegraded: (error) => degraded.record(`quota ${variant}`, error),
       onRefused: (product) => metrics.quotaRejections.inc({ variant, product }),
       ...(usage ? { onMetered: (principal, usageName) => usage.count(principal.account.id, principal.keyId, variant, usageName, now()) } : {}),

@@ -110,7 +110,7 @@ const EnvSchema = z.object({
     .url()
     .refine((url) => /^https?:\/\//i.test(url), 'an http:// or https:// URL')
     .optional(),
-  /** Where a customer gets the Pro plan of variant B; unset: the page says to ask the operator. */
+  /** Where a customer gets a plan (variant B's Pro above all), named by the keys page on B and by every 403 for the plan; unset: both say to ask the operator. */
   PORTAL_UPGRADE_URL: z.url().optional(),
   /** A session ends after this long without a request, and after the absolute timeout whatever happens. */
   PORTAL_IDLE_MINUTES: z.coerce.number().int().min(1).max(1_440).default(30),

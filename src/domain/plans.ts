@@ -19,12 +19,16 @@ function accountRank(account: Account, product: Product): number {
   return plan === 'none' ? -1 : TIER_RANK[plan.toUpperCase() as PlanTier];
 }
 
-/** Throws a `forbidden` domain error naming the plan that is missing (the edge answers it 403). */
-export function assertPlan(account: Account, requirements: PlanRequirements, what: string): void {
+/**
+ * Throws a `forbidden` domain error naming the plan that is missing (the edge answers it 403), and
+ * `howToGetIt` when given (where the plan is bought, or whom to ask).
+ */
+export function assertPlan(account: Account, requirements: PlanRequirements, what: string, howToGetIt?: string): void {
   for (const [product, tier] of Object.entries(requirements) as [Product, PlanTier][]) {
     if (accountRank(account, product) < TIER_RANK[tier]) {
       const plan = product === 'marketData' ? account.marketDataPlan : account.predictionPlan;
-      throw forbidden(`${what} needs the ${tier.toLowerCase()} ${PLAN_NAMES[product]} plan or higher; this key's ${PLAN_NAMES[product]} plan is ${plan}`);
+      const needs = `${what} needs the ${tier.toLowerCase()} ${PLAN_NAMES[product]} plan or higher; this key's ${PLAN_NAMES[product]} plan is ${plan}`;
+      throw forbidden(howToGetIt ? `${needs}: ${howToGetIt}` : needs);
     }
   }
 }

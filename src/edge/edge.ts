@@ -5,7 +5,7 @@
  * parameters; the edge runs the steps in this order, once, and hands back the outcome, which the
  * transport only translates into its own answer (an envelope, a GraphQL error).
  */
-import type { Authenticator, Principal } from '../auth/authenticator.js';
+import { type Authenticator, isKeyRefusal, type KeyRefusal, type Principal } from '../auth/authenticator.js';
 import type { Variant } from '../domain/variant.js';
 import type { Product } from '../domain/account.js';
 import { assertPlan, type PlanRequirements } from '../domain/plans.js';
@@ -32,6 +32,8 @@ export interface EdgeRequest<Target, Params> {
   key: string | undefined;
   /** Where the key may also come from, for the 401 message (`?apikey=` on variant B's REST facade). */
   keyInQuery?: boolean;
+  /** Without a key: where the request put one that is not read (`misplacedKey`), for the 401 message. */
+  misplacedKey?: string;
   /** True where a target may be open (GraphQL): a missing key is judged once the target is known. */
   mayBeOpen?: boolean;
   /** Step 2: what is asked for, or the transport's refusal (404, 405, a query that does not validate). `caller` is null for none. */
@@ -90,12 +92,40 @@ interface EdgeOptions {
    * counters admitted, including one then refused for its parameters, which spent its unit too.
    */
   onMetered?: (principal: Principal, usageName: string) => void;
+  /** Where a customer gets a plan (PORTAL_UPGRADE_URL), named by a 403 for the plan; unset: ask the operator. */
+  upgradeUrl?: string;
 }
 
-const unauthorized = (keyInQuery: boolean | undefined) =>
-  new ApiError(401, `a valid API key is required: send it as "Authorization: Bearer <key>"${keyInQuery ? ' or ?apikey=<key>' : ''}`);
+/** RFC 6750's challenge: on every 401; `error="invalid_token"` where a key was sent (section 3.1). */
+const REALM = 'Bearer realm="market-gateway"';
+const DASHBOARD = 'the account dashboard (/account)';
+
+const KEY_REFUSALS: Record<KeyRefusal['refused'], (refusal: KeyRefusal) => string> = {
+  malformed: () => `malformed API key: a key is "mgw_" and 32 or more letters and digits, sent as "Authorization: Bearer <key>"`,
+  unknown: () => `unknown API key: check that it was copied whole, or create one in ${DASHBOARD}`,
+  revoked: () => `this API key was revoked: use another key of the account, or create one in ${DASHBOARD}`,
+  expired: (r) => `this API key expired at ${new Date(r.expiresAt ?? 0).toISOString()}: create or rotate a key in ${DASHBOARD}`,
+  disabled: () => `this API key's account is disabled: ask the operator of this gateway to enable it`,
+};
+
+/** A 401 that says which case it is (D3), with its `WWW-Authenticate` challenge. */
+function unauthorized(refusal: KeyRefusal | undefined, request: Pick<EdgeRequest<unknown, unknown>, 'keyInQuery' | 'misplacedKey'>): ApiError {
+  if (!refusal) {
+    const how = `send it as "Authorization: Bearer <key>"${request.keyInQuery ? ' or ?apikey=<key>' : ''}`;
+    const misplaced = request.misplacedKey ? ` (${request.misplacedKey})` : '';
+    return new ApiError(401, `an API key is required: ${how}${misplaced}; create one in ${DASHBOARD}`, { 'WWW-Authenticate': REALM });
+  }
+  return new ApiError(401, KEY_REFUSALS[refusal.refused](refusal), {
+    'WWW-Authenticate': `${REALM}, error="invalid_token", error_description="${refusal.refused} API key"`,
+  });
+}
+
+/** What a 403 for the plan adds: how to get the plan. */
+const upgradeHint = (upgradeUrl: string | undefined) =>
+  upgradeUrl ? `get it at ${upgradeUrl}` : `ask the operator of this gateway to change the account's plan`;
 
 export function createEdge(options: EdgeOptions): Edge {
+  const upgrade = upgradeHint(options.upgradeUrl);
   /** Step 4: one unit per product the request reads; the headers of the tightest window. */
   async function meter(principal: Principal, requirements: PlanRequirements): Promise<Record<string, string>> {
     let headers: Record<string, string> = {};
@@ -130,16 +160,18 @@ export function createEdge(options: EdgeOptions): Edge {
       const refuse = (error: ApiError): Refused => ({ admitted: false, error, headers: { ...headers, ...error.headers } });
       try {
         // 1. Key (401): a wrong key at once; a missing one at once unless the target may be open.
-        const principal = request.key === undefined ? null : await options.authenticator.authenticate(request.key);
-        if (!principal && (request.key !== undefined || !request.mayBeOpen)) return refuse(unauthorized(request.keyInQuery));
+        const checked = request.key === undefined ? null : await options.authenticator.check(request.key);
+        if (checked && isKeyRefusal(checked)) return refuse(unauthorized(checked, request));
+        const principal = checked;
+        if (!principal && !request.mayBeOpen) return refuse(unauthorized(undefined, request));
         // 2. Route
         const target = request.route(principal);
         if (target instanceof ApiError) return refuse(target);
         const access = request.access(target);
-        if (!principal && !access.open) return refuse(unauthorized(request.keyInQuery));
+        if (!principal && !access.open) return refuse(unauthorized(undefined, request));
         if (principal) {
           // 3. Plan (403)
-          assertPlan(principal.account, access.requirements, access.what);
+          assertPlan(principal.account, access.requirements, access.what, upgrade);
           // 4. Quota (429); from here on the unit is spent and the headers go on every answer.
           headers = await meter(principal, access.requirements);
           options.onMetered?.(principal, access.usageName);

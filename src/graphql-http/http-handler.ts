@@ -13,7 +13,7 @@ import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 import getRawBody from 'raw-body';
 import type { Principal } from '../auth/authenticator.js';
-import { presentedKey } from '../auth/api-key.js';
+import { misplacedKey, presentedKey } from '../auth/api-key.js';
 import type { Admitted, Edge } from '../edge/edge.js';
 import { ApiError } from '../edge/errors.js';
 import { toGraphQLErrors } from '../edge/graphql-codes.js';
@@ -116,8 +116,7 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
   const answers = options.answers;
 
   /** The key comes from the Bearer header only (D12); a malformed header is a wrong key, not none. */
-  const keyOf = (req: IncomingMessage): string | undefined =>
-    presentedKey(req.headers.authorization, undefined, edge.variant) ?? (req.headers.authorization ? '' : undefined);
+  const keyOf = (req: IncomingMessage): string | undefined => presentedKey(req.headers.authorization, undefined, edge.variant);
 
   /** As Apollo formats an error: a code always, `extensions.http` taken out, then the one formatter. */
   function format(error: GraphQLError): GraphQLFormattedError {
@@ -274,6 +273,7 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
     const outcome = await edge.admit({
       transport: 'graphql',
       key: keyOf(req),
+      misplacedKey: misplacedKey(req.headers, undefined, edge.variant),
       // Introspection alone needs no key, so Sandbox can load the schema (off in production).
       mayBeOpen: true,
       route: (caller) => routeFor(catalogue, request, caller),

@@ -34,7 +34,10 @@ export function createSseHandler(options: { edge: Edge; gate: SubscriptionGate }
       });
       if (!admission.admitted) {
         const body = JSON.stringify({ errors: admission.errors.map((e) => e.toJSON()) });
-        return [body, { status: admission.status, statusText: 'Refused', headers: { 'content-type': 'application/json; charset=utf-8' } }];
+        return [
+          body,
+          { status: admission.status, statusText: 'Refused', headers: { ...admission.headers, 'content-type': 'application/json; charset=utf-8' } },
+        ];
       }
       // The response ends when the stream completes or the client goes: either way the place is given back.
       const res = req.context.res;

@@ -24,7 +24,7 @@ export interface SubscriptionRequest {
 
 export type Admission =
   | { admitted: true; args: ExecutionArgs; principal: Principal; release(): void }
-  | { admitted: false; errors: readonly GraphQLError[]; status: number };
+  | { admitted: false; errors: readonly GraphQLError[]; status: number; headers?: Record<string, string> };
 
 /** Subscriptions held per account on this instance, across listeners and transports. */
 export class SubscriptionHolds {
@@ -95,7 +95,7 @@ export function createSubscriptionGate(options: GateOptions) {
         access: (operation) => ({ requirements: operation.analysis.requirements, what: 'this subscription', usageName: operation.name }),
         parameters: (operation) => refusalAsApiError(catalogue.coerce(operation, request.variables ?? {})),
       });
-      if (!outcome.admitted) return { admitted: false, errors: toGraphQLErrors(outcome.error), status: outcome.error.status };
+      if (!outcome.admitted) return { admitted: false, errors: toGraphQLErrors(outcome.error), status: outcome.error.status, headers: outcome.headers };
       const principal = outcome.principal!;
       const hold = options.holds.take(principal);
       if ('cap' in hold) {

@@ -5,7 +5,7 @@
  * request (key, route, plan, quota, parameters); the facade executes and renders the outcome.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { presentedKey } from '../auth/api-key.js';
+import { misplacedKey, presentedKey } from '../auth/api-key.js';
 import type { Classify } from '../edge/classify.js';
 import type { Admitted, Edge } from '../edge/edge.js';
 import { ApiError } from '../edge/errors.js';
@@ -100,6 +100,7 @@ export function createFacadeHandler(options: FacadeOptions) {
         transport: 'rest',
         key: presentedKey(req.headers.authorization, query.get('apikey')?.[0], variant),
         keyInQuery: variant === 'B',
+        misplacedKey: misplacedKey(req.headers, query.get('apikey')?.[0], variant),
         // Past its sunset (enforced), a route is refused here: before any quota is spent.
         route: () => {
           const found = find(path, req.method);

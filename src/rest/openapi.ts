@@ -57,8 +57,11 @@ const OPERATION_ERRORS = {
   413: { name: 'PayloadTooLarge', text: 'Payload too large: the request body is over the limit.' },
   414: { name: 'UriTooLong', text: 'URI too long: the path and query are over 8 KB.' },
   431: { name: 'HeadersTooLarge', text: 'Request header fields too large: the request line and headers are over 16 KB, or over 1 000 lines.' },
-  401: { name: 'Unauthorized', text: 'Unauthorized: the API key is missing, malformed, unknown or revoked.' },
-  403: { name: 'Forbidden', text: "Forbidden: the account's plan does not include this endpoint." },
+  401: {
+    name: 'Unauthorized',
+    text: 'Unauthorized: the API key is missing, malformed, unknown, revoked or expired, or its account is disabled; the message says which.',
+  },
+  403: { name: 'Forbidden', text: "Forbidden: the account's plan does not include this endpoint; the message names the plan and how to get it." },
   404: { name: 'NotFound', text: 'Not found: a resource named in the request does not exist (e.g. an unknown symbol).' },
   429: { name: 'TooManyRequests', text: 'Rate limit exceeded: wait `Retry-After` seconds.' },
   500: { name: 'InternalError', text: 'Internal error.' },
@@ -345,7 +348,15 @@ export function buildOpenApiDocument(options: OpenApiOptions): object {
   for (const [status, { name, text }] of Object.entries(OPERATION_ERRORS)) {
     const code = Number(status) as keyof typeof ERROR_TYPES;
     const retryAfter = { 'Retry-After': ref('headers', 'Retry-After') };
-    const headers = code === 400 ? rateHeaders : code === 429 ? { ...rateHeaders, ...retryAfter } : code === 503 ? retryAfter : undefined;
+    const challenge = {
+      'WWW-Authenticate': {
+        description:
+          'RFC 6750: `Bearer realm="market-gateway"` for a missing key; where a key was sent, also `error="invalid_token"` and `error_description` (`malformed API key`, `unknown`, `revoked`, `expired`, `disabled`).',
+        schema: { type: 'string' },
+      },
+    };
+    const headers =
+      code === 400 ? rateHeaders : code === 429 ? { ...rateHeaders, ...retryAfter } : code === 503 ? retryAfter : code === 401 ? challenge : undefined;
     responses[name] = errorResponse(variant, code, text, headers, code === 429 ? quotasDescription(variant) : text);
   }
   responses.Gone = errorResponse(
@@ -362,7 +373,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): object {
       type: 'http',
       scheme: 'bearer',
       description:
-        'The API key as `Authorization: Bearer <key>`. A missing, malformed, unknown or revoked key answers 401; a plan without the endpoint answers 403.',
+        'The API key as `Authorization: Bearer <key>`. A missing, malformed, unknown, revoked or expired key answers 401 (with `WWW-Authenticate`, the message saying which); a plan without the endpoint answers 403.',
     },
     ...(variant === 'B'
       ? {

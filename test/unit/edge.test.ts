@@ -72,13 +72,19 @@ it('admits in order and returns the rate-limit headers of the tightest window', 
   expect(outcome.headers).toMatchObject({ 'X-RateLimit-Limit': '10', 'X-RateLimit-Remaining': '9' });
 });
 
-it('refuses a wrong or missing key first, before the route is looked at', async () => {
-  for (const key of [undefined, '', `mgw_${'x'.repeat(40)}`]) {
+it('refuses a wrong or missing key first, before the route is looked at, saying which case it is', async () => {
+  const cases: [string | undefined, RegExp, string][] = [
+    [undefined, /^an API key is required: send it as "Authorization: Bearer <key>" or \?apikey=<key>;/, 'Bearer realm="market-gateway"'],
+    ['', /^malformed API key/, 'Bearer realm="market-gateway", error="invalid_token", error_description="malformed API key"'],
+    [`mgw_${'x'.repeat(40)}`, /^unknown API key/, 'Bearer realm="market-gateway", error="invalid_token", error_description="unknown API key"'],
+  ];
+  for (const [key, message, challenge] of cases) {
     const { req, ran } = request(key, { keyInQuery: true });
     const outcome = await edge.admit(req);
     expect(outcome.admitted).toBe(false);
     expect(statusOf(!outcome.admitted && outcome.error)).toBe(401);
-    expect(!outcome.admitted && (outcome.error as ApiError).message).toMatch(/Bearer <key>" or \?apikey=<key>/);
+    expect(!outcome.admitted && (outcome.error as ApiError).message).toMatch(message);
+    expect(outcome.headers['WWW-Authenticate']).toBe(challenge);
     expect(ran).toEqual([]);
   }
 });
@@ -110,7 +116,7 @@ it('a route or plan refusal spends nothing; a parameter refusal spends one unit 
   );
   expect(statusOf(!noPlan.admitted && noPlan.error)).toBe(403);
   expect(!noPlan.admitted && (noPlan.error as ApiError).message).toBe(
-    "GET /api/v1/brief needs the pro market-data plan or higher; this key's market-data plan is free",
+    "GET /api/v1/brief needs the pro market-data plan or higher; this key's market-data plan is free: ask the operator of this gateway to change the account's plan",
   );
   expect(await remaining(key)).toBe(before - 1); // only the probe itself
 
@@ -159,7 +165,7 @@ it('refuses a spent quota with 429, Retry-After and the limit headers, and count
 it('classifies what a dependency throws once, into the refusal the transport renders', async () => {
   const failing = createEdge({
     variant: 'B',
-    authenticator: { authenticate: async () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })) } as never,
+    authenticator: { check: async () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })) } as never,
     quota: createStoreQuota(store.connection),
     now: () => NOW,
     classify: (where, error) => new ApiError(503, `${where}: ${(error as Error).message}`),
@@ -175,7 +181,7 @@ it("an admission that waited on the store gives the request a deadline for its s
   const waitingEdge = (ms: number) =>
     createEdge({
       variant: 'B',
-      authenticator: { authenticate: async (k: string) => new Promise((r) => setTimeout(r, ms)).then(() => authenticator.authenticate(k)) } as never,
+      authenticator: { check: async (k: string) => new Promise((r) => setTimeout(r, ms)).then(() => authenticator.check(k)) } as never,
       quota: createStoreQuota(store.connection),
       now: () => NOW,
       classify: (_where, error) => error as ApiError,
