@@ -1,8 +1,11 @@
 /*
  * The built-in GraphiQL of market-gateway, for networks without internet access: React, GraphiQL and
- * this file are served by the gateway itself (/graphiql/assets). Queries and mutations are POSTed to
- * /graphql with the headers of the header editor; subscriptions go over WebSocket
- * (graphql-transport-ws) with the Authorization header as connection parameter.
+ * this file are served by the gateway itself (/graphiql/assets). It asks for the API key first (kept
+ * in the tab's session storage only, never in local storage or the URL) and checks it, then renders
+ * GraphiQL, whose first request (the schema) carries it. Queries and mutations are POSTed to
+ * /graphql with the key and the headers of the header editor (which win); subscriptions go over
+ * WebSocket (graphql-transport-ws) with the Authorization header as connection parameter. A link
+ * with ?headers= carrying an Authorization header needs no form.
  */
 (() => {
   const endpoint = new URL('/graphql', location.href).href;
@@ -65,8 +68,21 @@
     return named.test(stripped) || /^\s*subscription\b/.test(stripped.trim());
   };
 
+  const KEY_ITEM = 'market-gateway.graphiql.key';
+  const storedKey = () => sessionStorage.getItem(KEY_ITEM);
+  const linkHeaders = () => {
+    try {
+      return params.has('headers') ? JSON.parse(params.get('headers')) : {};
+    } catch {
+      return {};
+    }
+  };
+  const hasAuthorization = (headers) => Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
+
   async function fetcher(body, options) {
-    const headers = (options && options.headers) || {};
+    const key = storedKey();
+    const editor = (options && options.headers) || {};
+    const headers = { ...(key && !hasAuthorization(editor) ? { Authorization: `Bearer ${key}` } : {}), ...editor };
     if (isSubscription(body.query || '', body.operationName)) return subscribe(body, headers);
     const response = await fetch(endpoint, {
       method: 'POST',
@@ -76,17 +92,65 @@
     return response.json();
   }
 
-  // A link with ?query= (and ?headers=) opens that operation, whatever the last session left.
-  const root = ReactDOM.createRoot(document.getElementById('graphiql'));
-  root.render(
-    React.createElement(GraphiQL, {
-      fetcher,
-      defaultQuery: '{ viewer { accountId marketDataPlan predictionPlan } }',
-      defaultHeaders: '{ "Authorization": "Bearer <your key>" }',
-      ...(params.has('query') ? { query: params.get('query') } : {}),
-      ...(params.has('headers') ? { headers: params.get('headers') } : {}),
-      headerEditorEnabled: true,
-      shouldPersistHeaders: false,
-    }),
-  );
+  function showExplorer() {
+    document.getElementById('key-form').hidden = true;
+    document.getElementById('explorer').hidden = false;
+    const key = storedKey();
+    document.getElementById('key-shown').textContent = key ? `Key ${key.slice(0, 10)}… (this tab only)` : 'Key from the link';
+    // A link with ?query= (and ?headers=) opens that operation, whatever the last session left.
+    const root = ReactDOM.createRoot(document.getElementById('graphiql'));
+    root.render(
+      React.createElement(GraphiQL, {
+        fetcher,
+        defaultQuery: '{ viewer { accountId marketDataPlan predictionPlan } }',
+        defaultHeaders: '{}',
+        ...(params.has('query') ? { query: params.get('query') } : {}),
+        ...(params.has('headers') ? { headers: params.get('headers') } : {}),
+        headerEditorEnabled: true,
+        shouldPersistHeaders: false,
+      }),
+    );
+  }
+
+  /** The key form: a key is checked with one request before GraphiQL sends anything with it. */
+  function askForKey() {
+    const form = document.getElementById('key-form');
+    const input = document.getElementById('api-key');
+    const error = document.getElementById('key-error');
+    form.hidden = false;
+    document.getElementById('explorer').hidden = true;
+    input.focus();
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const key = input.value.trim();
+      error.textContent = '';
+      let answer;
+      try {
+        const response = await fetch(endpoint, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${key}` },
+          body: JSON.stringify({ query: '{ __typename }' }),
+        });
+        answer = await response.json();
+      } catch {
+        error.textContent = 'The gateway did not answer; try again.';
+        return;
+      }
+      if (answer.errors && answer.errors.length > 0) {
+        error.textContent = answer.errors[0].message;
+        return;
+      }
+      sessionStorage.setItem(KEY_ITEM, key);
+      input.value = '';
+      showExplorer();
+    });
+  }
+
+  document.getElementById('change-key').addEventListener('click', () => {
+    sessionStorage.removeItem(KEY_ITEM);
+    location.reload();
+  });
+
+  if (storedKey() || hasAuthorization(linkHeaders())) showExplorer();
+  else askForKey();
 })();

@@ -12,6 +12,7 @@ export const ERROR_TYPES = {
   410: 'gone',
   413: 'payload_too_large',
   414: 'uri_too_long',
+  415: 'unsupported_media_type',
   429: 'rate_limit_exceeded',
   431: 'headers_too_large',
   500: 'internal_error',

@@ -65,9 +65,29 @@ function negotiatedType(accept: string | undefined): string | undefined {
   return found.type;
 }
 
-/** Reads a JSON body within the size limit; other content types are left to Apollo (CSRF prevention). */
+/** A refusal of the request's form, before anything is parsed: GraphQL's shape, Apollo's code for the client's mistakes. */
+const malformed = (status: 400 | 413 | 415, message: string) => new ApiError(status, message, {}, { code: 'BAD_USER_INPUT' });
+
+const HOW = 'send a JSON object such as {"query": "{ __typename }"}';
+
+/**
+ * Reads a POST's JSON body within the size limit and refuses what GraphQL over HTTP cannot read, in
+ * words a person acts on: no Content-Type or another than JSON (415, which also refuses what a
+ * browser could send cross-site without a preflight, as Apollo's CSRF prevention did), an empty
+ * body or one that is not JSON (400), JSON that is not one request object (400).
+ */
 async function readBody(req: IncomingMessage, limit: number): Promise<unknown> {
   if (req.method !== 'POST') return undefined;
+  const contentType = req.headers['content-type'];
+  if (!isJson(contentType)) {
+    const declared = (contentType ?? '').split(';', 1)[0]!.trim();
+    throw malformed(
+      415,
+      declared
+        ? `Content-Type ${declared} is not supported: POST /graphql takes application/json; ${HOW}`
+        : `a POST to /graphql needs "Content-Type: application/json"; ${HOW}`,
+    );
+  }
   let text: string;
   try {
     // Read as bytes and decoded here: raw-body's `encoding` goes through iconv-lite's stream
@@ -78,15 +98,21 @@ async function readBody(req: IncomingMessage, limit: number): Promise<unknown> {
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a BOM, which JSON.parse refuses; iconv dropped it too
   } catch (error) {
     const status = (error as { status?: number }).status;
-    if (status === 413) throw new ApiError(413, `request body too large (at most ${limit} bytes)`);
-    throw new ApiError(400, 'unreadable request body');
+    if (status === 413) throw malformed(413, `request body too large (at most ${limit} bytes)`);
+    throw malformed(400, 'unreadable request body');
   }
-  if (!isJson(req.headers['content-type'])) return undefined;
+  if (text.trim() === '') throw malformed(400, `the request body is empty: ${HOW}`);
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
-    throw new ApiError(400, 'malformed JSON body');
+    // Not the parser's message: it quotes the body, which may hold a secret.
+    throw malformed(400, `the request body is not valid JSON: ${HOW}`);
   }
+  if (Array.isArray(body)) throw malformed(400, 'batched requests (a JSON array) are not supported: send one request object per POST');
+  if (typeof body !== 'object' || body === null) throw malformed(400, `the request body must be a JSON object: ${HOW}`);
+  if (Object.keys(body).length === 0) throw malformed(400, `the request body has no "query": ${HOW}`);
+  return body;
 }
 
 /** The edge's route step for /graphql: the catalogue's operation, if this method may run it here. */
@@ -248,17 +274,18 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
     res.end();
   }
 
-  /** Throws an ApiError for an unreadable body; the listener answers it in the variant's envelope. */
+  /** A request GraphQL over HTTP cannot read is answered in GraphQL's shape; what else fails goes to the listener. */
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const type = negotiatedType(req.headers.accept);
     let body: unknown;
     try {
       body = await readBody(req, options.maxBodyBytes);
     } catch (error) {
-      // The rest of a refused body is never read: the connection cannot carry another request.
+      // The rest of a refused body may be unread: the connection cannot carry another request.
       res.setHeader('Connection', 'close');
-      throw error;
+      if (!(error instanceof ApiError)) throw error;
+      return send(req, res, type ?? RESULT_TYPES[0]!, error.status, { errors: toGraphQLErrors(error).map(format) }, {});
     }
-    const type = negotiatedType(req.headers.accept);
     const request = graphqlRequestOf(req, body);
     if (request !== undefined && type === undefined) {
       // Apollo's 406, said before anything is parsed: the answer could not be sent anyway.

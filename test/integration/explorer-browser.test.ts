@@ -1,8 +1,9 @@
 /**
  * The explorers in a real browser (Debian's chromium, driven by playwright-core), with every request
  * that would leave loopback refused and recorded: GET /graphql shows that Apollo Sandbox cannot load
- * and points to /graphiql; /graphiql renders from the gateway alone, runs a query with a key from its
- * header editor, and shows a subscription's event. /docs, the REST reference, opens on its operations.
+ * and points to /graphiql; /graphiql asks for a key before its first request, keeps it in the tab's
+ * session storage only and loads the schema with it; it renders from the gateway alone, runs a query
+ * with a key from its header editor, and shows a subscription's event. /docs, the REST reference, opens on its operations.
  */
 import fs from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -75,6 +76,48 @@ maybe(
       const text = (await page.locator('.result-window').textContent()) ?? '';
       return text.includes('43210.5');
     });
+    expect(outside).toEqual([]);
+    await page.context().close();
+  },
+  60_000,
+);
+
+maybe(
+  '/graphiql asks for the key before any request, refuses a wrong one with the reason, and loads the schema with a right one (session storage only)',
+  async () => {
+    outside.length = 0;
+    const { key } = await t.createKey('pro');
+    const page = await openPage(`${t.urls.a}/graphiql`);
+    const sent: { body: string; authorization: string | undefined }[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/graphql') sent.push({ body: request.postData() ?? '', authorization: request.headers().authorization });
+    });
+    const field = page.getByLabel('API key');
+    await field.waitFor({ state: 'visible', timeout: 15_000 });
+    expect(await page.locator('.graphiql-container').count()).toBe(0);
+    await page.waitForTimeout(300);
+    expect(sent).toEqual([]); // nothing before a key
+
+    await field.fill(`mgw_${'x'.repeat(40)}`);
+    await page.getByRole('button', { name: 'Use this key' }).click();
+    await page.getByRole('alert').filter({ hasText: 'unknown API key' }).waitFor({ timeout: 15_000 });
+    expect(await page.locator('.graphiql-container').count()).toBe(0);
+
+    await field.fill(key);
+    await page.getByRole('button', { name: 'Use this key' }).click();
+    await page.locator('.graphiql-container').waitFor({ timeout: 15_000 });
+    // The schema loads with the key: the Docs panel lists the root types without a re-fetch.
+    await within(15_000, () => sent.some((r) => r.body.includes('IntrospectionQuery') && r.authorization === `Bearer ${key}`));
+    await page.getByRole('button', { name: /Show Documentation Explorer/i }).click();
+    await page.locator('.graphiql-doc-explorer').getByText('Query', { exact: true }).first().waitFor({ timeout: 15_000 });
+    expect(await page.evaluate(() => sessionStorage.getItem('market-gateway.graphiql.key'))).toBe(key);
+    expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain(key.slice(4));
+    expect(page.url()).not.toContain(key);
+
+    // Reloaded in the same tab: the key is remembered; the schema loads at once.
+    await page.reload();
+    await page.locator('.graphiql-container').waitFor({ timeout: 15_000 });
+    expect(await page.getByLabel('API key').isVisible()).toBe(false);
     expect(outside).toEqual([]);
     await page.context().close();
   },

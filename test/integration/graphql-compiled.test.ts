@@ -247,7 +247,8 @@ describe('the edge and the limits, every way', () => {
     expect(big.status).toBe(413);
     const malformed = await t.b.post('/graphql').set('Content-Type', 'application/json').send('{"query": ');
     expect(malformed.status).toBe(400);
-    expect(malformed.body).toEqual({ ok: false, error: expect.objectContaining({ message: 'malformed JSON body' }) });
+    expect(malformed.body).toEqual({ errors: [expect.objectContaining({ message: expect.stringMatching(/^the request body is not valid JSON/) })] });
+    expect(big.body.errors[0].message).toBe('request body too large (at most 102400 bytes)');
   });
 
   it('a chunked body (no declared length) over 100 KB is 413 too', async () => {

@@ -1,7 +1,8 @@
 /**
  * /graphql against the GraphQL over HTTP specification, judged by the `graphql-http` package's own
  * server audit (the reference implementation's conformance suite), on both listeners with a key.
- * Every MUST passes; the SHOULD and MAY items that do not are listed here with the reason.
+ * Every MUST passes; the SHOULD and MAY items that do not are listed here with the reason. Requests
+ * it cannot read are answered in GraphQL's shape with a message a person acts on.
  */
 import { auditServer, type AuditResult } from 'graphql-http';
 import { startTestService, type TestService } from '../support/service.js';
@@ -47,4 +48,49 @@ it('a GET query with the preflight header is answered, variables and all', async
   const res = await withKey(`${t.urls.b}/graphql?${search}`, { headers: { 'apollo-require-preflight': '1' } });
   expect(res.status).toBe(200);
   expect(await res.json()).toEqual({ data: { predictionMarkets: { count: 2 } } });
+});
+
+describe("a request /graphql cannot read: GraphQL's shape, the right status, a short message", () => {
+  const how = 'send a JSON object such as {"query": "{ __typename }"}';
+  const cases: [string, Record<string, string>, string | undefined, number, string][] = [
+    ['no Content-Type', {}, '{"query":"{ __typename }"}', 415, `a POST to /graphql needs "Content-Type: application/json"; ${how}`],
+    [
+      'a form',
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      'query=x',
+      415,
+      `Content-Type application/x-www-form-urlencoded is not supported: POST /graphql takes application/json; ${how}`,
+    ],
+    ['text', { 'content-type': 'text/plain' }, '{ __typename }', 415, `Content-Type text/plain is not supported: POST /graphql takes application/json; ${how}`],
+    ['an empty body', { 'content-type': 'application/json' }, undefined, 400, `the request body is empty: ${how}`],
+    ['malformed JSON', { 'content-type': 'application/json' }, '{"query": ', 400, `the request body is not valid JSON: ${how}`],
+    ['JSON that is not an object', { 'content-type': 'application/json' }, '"{ __typename }"', 400, `the request body must be a JSON object: ${how}`],
+    ['an empty object', { 'content-type': 'application/json' }, '{}', 400, `the request body has no "query": ${how}`],
+    [
+      'a batch',
+      { 'content-type': 'application/json' },
+      '[{"query":"{ __typename }"}]',
+      400,
+      'batched requests (a JSON array) are not supported: send one request object per POST',
+    ],
+  ];
+  it.each(cases)('%s', async (_name, headers, body, status, message) => {
+    for (const accept of ['application/json', 'application/graphql-response+json']) {
+      const res = await fetch(`${t.urls.a}/graphql`, {
+        method: 'POST',
+        headers: { ...headers, accept, authorization: `Bearer ${key}` },
+        // Bytes: fetch gives a string body a Content-Type of its own (text/plain).
+        body: body === undefined ? undefined : new TextEncoder().encode(body),
+      });
+      expect(res.status).toBe(status);
+      expect(res.headers.get('content-type')).toBe(`${accept}; charset=utf-8`);
+      expect(await res.json()).toEqual({ errors: [{ message, extensions: { code: 'BAD_USER_INPUT' } }] });
+    }
+  });
+
+  it('malformed JSON does not echo the body (it may hold a secret)', async () => {
+    const res = await fetch(`${t.urls.b}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"variables": {"k": "${key}"` });
+    expect(res.status).toBe(400);
+    expect(await res.text()).not.toContain(key);
+  });
 });
