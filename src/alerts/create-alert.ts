@@ -4,7 +4,7 @@
  * account (the mutation, the dashboard) is `cancelPriceAlert`.
  */
 import type { Account, AlertKind, PriceAlert } from '../domain/account.js';
-import { normalizeSymbol } from '../domain/symbols.js';
+import { normalizeSymbol, unknownSymbolsMessage } from '../domain/symbols.js';
 import { forbidden, invalid as badRequest, notFound } from '../domain/errors.js';
 import type { Store } from '../store/index.js';
 import { BRIEF_SIGNALS } from '../analytics/signals.js';
@@ -26,7 +26,13 @@ export async function createPriceAlert(store: Store, account: Account, input: Cr
   assertAlertsPlan(account);
   const symbol = normalizeSymbol(input.symbol);
   const markets = await store.markets.listMarkets();
-  if (!markets.some((m) => m.symbol === symbol)) throw notFound(`unknown symbol: ${symbol}`);
+  if (!markets.some((m) => m.symbol === symbol))
+    throw notFound(
+      unknownSymbolsMessage(
+        [symbol],
+        markets.map((m) => m.symbol),
+      ),
+    );
 
   let threshold: number | null = null;
   let signal: string | null = null;

@@ -60,6 +60,11 @@ export class MarketReadModel {
     return this.metas.has(symbol);
   }
 
+  /** Every known symbol, ascending. */
+  symbols(): readonly string[] {
+    return this.sortedSymbols;
+  }
+
   quote(symbol: string): Quote | undefined {
     return this.quotes.get(symbol);
   }

@@ -16,7 +16,7 @@ import type { GraphQLServices } from '../graphql/services.js';
 import { type Deprecations, deprecationHeaders, sunsetRefusal } from './deprecations.js';
 import { sendError, sendJson } from './envelope.js';
 import { createOperationDocuments, operationHrefOf, type RouteOperation } from './operation-documents.js';
-import { checkParams, parseRawQuery } from './params.js';
+import { checkParams, ignoredParams, parseRawQuery } from './params.js';
 import { createResponseCache, matchesEtag } from './response-cache.js';
 import { type RouteDefinition, routeIdOf, routeWhat } from './route-table.js';
 import { withinStoreDeadline } from '../store/store-deadline.js';
@@ -112,6 +112,9 @@ export function createFacadeHandler(options: FacadeOptions) {
         parameters: (found) => checkParams(found.route.params, query),
       });
       for (const [name, value] of Object.entries({ ...known?.headers, ...outcome.headers })) res.setHeader(name, value);
+      // Unknown parameters are ignored (D6), and said so: `lmit=5` is a typo the caller can see.
+      const ignored = known ? ignoredParams(known.route.params, query, variant === 'B' ? ['apikey'] : []) : [];
+      if (ignored.length > 0) res.setHeader('X-Ignored-Parameters', ignored.join(', '));
       if (!outcome.admitted) return sendError(res, variant, outcome.error, head);
       await withinStoreDeadline(outcome.storeDeadline, () => answer(req, res, outcome, head));
     } catch (error) {

@@ -158,6 +158,11 @@ function deprecationNote(deprecation: Deprecation, operation: RouteOperation | u
 /** Headers of a route's own answers (200, 304): its operation, and its deprecation. */
 function routeHeaders(operation: RouteOperation | undefined, deprecation: Deprecation | undefined): Json {
   return {
+    'X-Ignored-Parameters': {
+      description:
+        'Query parameters the route does not read, which are ignored (D6), percent-encoded, comma-separated: a typo such as `lmit` shows here. Absent when every parameter was read.',
+      schema: { type: 'string' },
+    },
     ...(operation
       ? { 'X-GraphQL-Operation': { description: 'The GraphQL operation that produced the answer.', schema: { type: 'string', const: operation.name } } }
       : {}),

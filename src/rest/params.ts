@@ -29,6 +29,11 @@ export function enumParam(name: string, values: readonly [string, ...string[]], 
     schema: defaultValue === undefined ? z.enum(values) : z.enum(values).default(defaultValue),
     coerce: (raw) => raw,
     message: `${name} must be one of ${values.join(', ')}`,
+    // Exact and lower case (D6); GraphQL spells the same values upper case (CRYPTO): say which is meant.
+    messageFor: (raw) =>
+      raw !== raw.toLowerCase() && values.includes(raw.toLowerCase())
+        ? `${name} must be one of ${values.join(', ')}, in lower case: ${raw.toLowerCase()}, not ${raw}${raw === raw.toUpperCase() ? ' (the GraphQL spelling)' : ''}`
+        : undefined,
     ...(defaultValue === undefined ? {} : { default: defaultValue }),
   };
 }
@@ -95,6 +100,21 @@ export function parseParams(specs: readonly ParamSpec[], query: RawQuery): Recor
     out[spec.name] = parsed.data;
   }
   return out;
+}
+
+/**
+ * The query's names that no spec reads (D6 ignores them), for the answer to say so
+ * (`X-Ignored-Parameters`): a typo such as `lmit=5` is seen, and legacy clients keep working.
+ * Names are percent-encoded (a header carries no arbitrary bytes), at most 10 of them.
+ */
+export function ignoredParams(specs: readonly ParamSpec[], query: RawQuery, alsoRead: readonly string[] = []): string[] {
+  const ignored: string[] = [];
+  for (const name of query.keys()) {
+    if (alsoRead.includes(name) || specs.some((spec) => spec.name === name || name.startsWith(`${spec.name}[`))) continue;
+    ignored.push(encodeURIComponent(name).slice(0, 64));
+    if (ignored.length === 10) break;
+  }
+  return ignored;
 }
 
 /** The parameters, or the 400 that refuses them, for the edge's parameters step. */

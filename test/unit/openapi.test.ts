@@ -79,7 +79,7 @@ describe('buildOpenApiDocument, variant A (market data)', () => {
       expect(schema.properties.data).toBeDefined();
       expect(schema.required).toEqual(expect.arrayContaining(['success', 'data']));
       const cached = route.cache ? ['Cache-Control', 'ETag'] : [];
-      expect(Object.keys(ok.headers).sort()).toEqual([...cached, 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
+      expect(Object.keys(ok.headers).sort()).toEqual([...cached, 'X-Ignored-Parameters', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
       // Cached routes: 304 with the same validators, and If-None-Match accepted.
       const responses = doc.paths[`/api/v1${route.path}`].get.responses;
       expect('304' in responses).toBe(Boolean(route.cache));

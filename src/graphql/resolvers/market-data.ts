@@ -3,7 +3,7 @@ import { cancelPriceAlert, createPriceAlert } from '../../alerts/create-alert.js
 import { roundTo, shownPrice, VOLUME_DECIMALS } from '../../analytics/round.js';
 import { INTERVALS, type Interval } from '../../domain/market.js';
 import { BRIEF_LIMIT, BRIEF_MAX_SYMBOLS, CANDLES_PAGE, MARKETS_PAGE } from '../../domain/limits.js';
-import { normalizeSymbol, parseSymbolList } from '../../domain/symbols.js';
+import { normalizeSymbol, parseSymbolList, unknownSymbolsMessage } from '../../domain/symbols.js';
 import { invalid as badRequest, notFound } from '../../domain/errors.js';
 import type { Resolvers } from '../generated/resolvers.js';
 import { assertIntInRange } from './arguments.js';
@@ -29,7 +29,7 @@ export const marketDataResolvers: Resolvers = {
       if (symbols.length === 0) throw badRequest('symbols is required: one or more symbols separated by commas, e.g. BTC/USD,ETH/USD');
       if (symbols.length > BRIEF_MAX_SYMBOLS) throw badRequest(`symbols must name at most ${BRIEF_MAX_SYMBOLS} markets`);
       const unknown = symbols.filter((s) => !services.markets.has(s));
-      if (unknown.length > 0) throw notFound(`unknown symbol${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
+      if (unknown.length > 0) throw notFound(unknownSymbolsMessage(unknown, services.markets.symbols()));
 
       const answered = symbols.slice(0, args.limit);
       const analyses = await Promise.all(answered.map((symbol) => loaders.briefAnalysis.load({ symbol, interval })));

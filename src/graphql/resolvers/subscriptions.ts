@@ -8,7 +8,7 @@ import { invalid as badRequest, notFound } from '../../domain/errors.js';
 import { BRIEF_MAX_SYMBOLS } from '../../domain/limits.js';
 import type { Quote } from '../../domain/market.js';
 import type { MovementAlert } from '../../domain/prediction.js';
-import { parseSymbolList } from '../../domain/symbols.js';
+import { parseSymbolList, unknownSymbolsMessage } from '../../domain/symbols.js';
 import type { PriceAlertEventModel } from '../../readmodel/live-events.js';
 import type { GraphQLContext } from '../context.js';
 import type { Resolvers } from '../generated/resolvers.js';
@@ -33,7 +33,7 @@ export const subscriptionResolvers: Resolvers = {
         if (symbols.length > BRIEF_MAX_SYMBOLS) throw badRequest(`symbols must name at most ${BRIEF_MAX_SYMBOLS} markets`);
         const { markets } = context.services;
         const unknown = symbols.filter((s) => !markets.has(s));
-        if (unknown.length > 0) throw notFound(`unknown symbol${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
+        if (unknown.length > 0) throw notFound(unknownSymbolsMessage(unknown, markets.symbols()));
         const wanted = new Set(symbols);
         const quotes = coalescePerKey<Quote>(
           (push) =>
