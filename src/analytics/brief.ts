@@ -1,7 +1,7 @@
 /** The variant A brief of one symbol over one interval (method: docs/brief-method.md). */
 import type { BriefAnalysis, Candle } from '../domain/market.js';
 import { computeIndicators } from './indicators.js';
-import { priceDecimals, roundIndicators, roundTo } from './round.js';
+import { priceDecimals, roundIndicators, roundTo, shownPrice, shownVolume } from './round.js';
 import { detectSignals } from './signals.js';
 import { assessTrend, castVotes } from './trend.js';
 
@@ -27,9 +27,10 @@ export function analyzeCandles(candles: readonly Candle[]): BriefAnalysis | null
   return {
     trend,
     confidence: roundTo(confidence, 2),
-    price,
+    // Every number rounded once, for people: a candle's close and volume are sums of floats.
+    price: shownPrice(price),
     change: percentChange(candles.at(-2)?.close, price),
-    volume: finiteOrZero(last.volume),
+    volume: shownVolume(finiteOrZero(last.volume)),
     signals: detectSignals({ candles, now, before }),
     indicators: now,
   };

@@ -35,8 +35,14 @@ export function roundTo(value: number, decimals: number): number {
 /** A price as shown: PRICE_SIGNIFICANT_DIGITS significant digits. */
 export const shownPrice = (price: number): number => roundTo(price, priceDecimals(price));
 
-/** Volumes as shown: 8 decimals, the finest an exchange reports (a sum of candles loses its float noise). */
+/** Volumes as shown: at most 8 decimals, the finest an exchange reports (a sum of candles loses its float noise). */
 export const VOLUME_DECIMALS = 8;
+
+/**
+ * A volume as shown: to VOLUME_DECIMALS, which keeps what an exchange sent and drops a float sum's
+ * noise (751.6840999999998 -> 751.6841).
+ */
+export const shownVolume = (volume: number): number => roundTo(volume, VOLUME_DECIMALS);
 
 /** Rounds each non-null indicator: RSI to RSI_DECIMALS, the rest (price-scale) to `decimals`. */
 export function roundIndicators(values: Indicators, decimals: number): Indicators {

@@ -11,13 +11,16 @@ export interface BriefMarket {
   move24hPts: number | null;
 }
 
-/** One of the largest movement alerts of the last 24 hours. */
+/**
+ * One of the largest moves of the last 24 hours, of more than the movement alerts' 5 points: the
+ * same 24-hour figure as the market list (`move24hPts`), so the brief says one number per fact.
+ */
 export interface BriefMovement {
   question: string;
-  oldPct: number;
-  newPct: number;
-  deltaPts: number;
-  detectedAt: number;
+  /** Fraction 0..1, now. */
+  prob: number;
+  /** Points moved over the last 24 hours. */
+  move24hPts: number;
 }
 
 export interface BriefInput {

@@ -3,7 +3,7 @@
  * default, and the fallback whenever a configured model fails, so it must never throw on valid input.
  */
 import type { BriefInput, BriefWriter } from './brief-input.js';
-import { formatPercent, formatPoints, formatVolume } from './format.js';
+import { formatPercent, formatPercentBefore, formatPoints, formatVolume } from './format.js';
 
 export const BUILTIN_WRITER = 'builtin';
 const LEAD_MARKETS = 5;
@@ -15,8 +15,8 @@ function marketLine(index: number, m: BriefInput['markets'][number]): string {
 }
 
 function movementLine(m: BriefInput['movements'][number]): string {
-  const direction = m.deltaPts > 0 ? 'rose' : 'fell';
-  return `- ${m.question} ${direction} from ${m.oldPct}% to ${m.newPct}% (${formatPoints(m.deltaPts)}).`;
+  const direction = m.move24hPts > 0 ? 'rose' : 'fell';
+  return `- ${m.question} ${direction} to ${formatPercent(m.prob)} (${formatPoints(m.move24hPts)} in 24h, from ${formatPercentBefore(m.prob, m.move24hPts)}).`;
 }
 
 export function composeBuiltinBrief(input: BriefInput): string {

@@ -6,7 +6,7 @@
  */
 import { type ChatCompletionsOptions, type ChatMessage, complete } from '../net/chat-completions.js';
 import type { BriefInput, BriefWriter } from './brief-input.js';
-import { formatPercent, formatPoints, formatVolume } from './format.js';
+import { formatPercent, formatPercentBefore, formatPoints, formatVolume } from './format.js';
 
 export { LlmError } from '../net/chat-completions.js';
 
@@ -26,7 +26,9 @@ export function briefPrompt(input: BriefInput): string {
       `${i + 1}. ${m.question} | ${formatPercent(m.prob)} | 24h volume ${formatVolume(m.volume24h)} (${m.source})` +
       (m.move24hPts === null ? '' : ` | 24h move ${formatPoints(m.move24hPts)}`),
   );
-  const movements = input.movements.map((m) => `- ${m.question} | ${m.oldPct}% -> ${m.newPct}% (${formatPoints(m.deltaPts)})`);
+  const movements = input.movements.map(
+    (m) => `- ${m.question} | ${formatPercentBefore(m.prob, m.move24hPts)} -> ${formatPercent(m.prob)} (24h move ${formatPoints(m.move24hPts)})`,
+  );
   return [
     `Date: ${input.date} (UTC).`,
     'Most active markets:',

@@ -20,3 +20,6 @@ export function formatPoints(points: number): string {
 
 /** Probability 0..1 as a whole percent, exactly as the facade's `prob_pct` (D7: on basis points, 0.285 -> 29). */
 export const formatPercent = (prob: number): string => `${wholePercentOf(prob)}%`;
+
+/** Where a market stood before a move, as a whole percent: now less the move (`16%` after `-13.3 pts` was `29%`). */
+export const formatPercentBefore = (prob: number, movePts: number): string => `${Math.round(wholePercentOf(prob) - movePts)}%`;

@@ -12,7 +12,8 @@ import type { PredictionRepository } from '../store/prediction.js';
 import { outsideStoreDeadline } from '../store/store-deadline.js';
 import type { BriefInput } from './brief-input.js';
 import { BUILTIN_WRITER, composeBuiltinBrief } from './builtin-writer.js';
-import { DAY_MS, utcDate } from '../domain/time.js';
+import { utcDate } from '../domain/time.js';
+import { MOVEMENT_THRESHOLD_PTS } from '../prediction/movement-detector.js';
 
 const BRIEF_MARKETS = 10;
 const BRIEF_MOVEMENTS = 10;
@@ -32,21 +33,28 @@ interface MorningBriefOptions {
   logger: Logger;
 }
 
-/** The facts a brief is written from: the most active markets now, the largest movements of the last day. */
+/**
+ * The facts a brief is written from: the most active markets now, and the largest 24-hour moves of
+ * the ranked markets, both from the one 24-hour figure of the read model (`move24hPts`): a market's
+ * line and its movement cannot disagree (the movement alerts measure from a baseline that may be
+ * older than a day, and are the alerts endpoint's).
+ */
 function briefInput(readModel: PredictionReadModel, date: string, now: number): BriefInput {
-  const markets = readModel.top(BRIEF_MARKETS, now).map(({ market, move24hPts }) => ({
+  const ranked = readModel.top(Number.MAX_SAFE_INTEGER, now);
+  const markets = ranked.slice(0, BRIEF_MARKETS).map(({ market, move24hPts }) => ({
     question: market.question,
     prob: market.prob,
     volume24h: market.volume24h,
     source: market.source,
     move24hPts,
   }));
-  const movements = readModel
-    .latestAlerts(Number.MAX_SAFE_INTEGER)
-    .filter((a) => a.detectedAt > now - DAY_MS)
-    .sort((a, b) => Math.abs(b.deltaPts) - Math.abs(a.deltaPts) || b.detectedAt - a.detectedAt)
-    .slice(0, BRIEF_MOVEMENTS)
-    .map(({ question, oldPct, newPct, deltaPts, detectedAt }) => ({ question, oldPct, newPct, deltaPts, detectedAt }));
+  const movements = ranked
+    .flatMap(({ market, move24hPts }) =>
+      move24hPts !== null && Math.abs(move24hPts) > MOVEMENT_THRESHOLD_PTS ? [{ question: market.question, prob: market.prob, move24hPts }] : [],
+    )
+    // Largest first; among equal moves, the busier market first (the ranking's order, kept by a stable sort).
+    .sort((a, b) => Math.abs(b.move24hPts) - Math.abs(a.move24hPts))
+    .slice(0, BRIEF_MOVEMENTS);
   return { date, markets, movements };
 }
 

@@ -6,7 +6,7 @@
 import type { MovementBaseline, ProbabilityObservation } from '../domain/prediction.js';
 import { deltaPoints, percentOf } from './percent.js';
 
-const MOVEMENT_THRESHOLD_PTS = 5;
+export const MOVEMENT_THRESHOLD_PTS = 5;
 
 type Baseline = MovementBaseline;
 

@@ -13,12 +13,12 @@ const INPUT: BriefInput = {
   date: '2026-11-23',
   markets: [
     { question: 'Will Democrats win the House?', prob: 0.684, volume24h: 28_400_000, source: 'demo', move24hPts: 3.2 },
-    { question: 'Will the Fed cut in December?', prob: 0.455, volume24h: 640_000, source: 'demo', move24hPts: -0.2 },
+    { question: 'Will the Fed cut in December?', prob: 0.455, volume24h: 640_000, source: 'demo', move24hPts: 7 },
     { question: 'Will a new market open?', prob: 0.1, volume24h: 900, source: 'demo', move24hPts: null },
   ],
   movements: [
-    { question: 'Will the Fed cut in December?', oldPct: 38.5, newPct: 45.5, deltaPts: 7, detectedAt: Date.UTC(2026, 10, 23, 3) },
-    { question: 'Will BTC reach 150k?', oldPct: 21, newPct: 14.75, deltaPts: -6.25, detectedAt: Date.UTC(2026, 10, 23, 1) },
+    { question: 'Will the Fed cut in December?', prob: 0.455, move24hPts: 7 },
+    { question: 'Will BTC reach 150k?', prob: 0.1475, move24hPts: -6.25 },
   ],
 };
 
@@ -62,10 +62,11 @@ describe('built-in writer', () => {
     const text = composeBuiltinBrief(INPUT);
     expect(text).toContain('Morning brief for 2026-11-23.');
     expect(text).toContain('1. Will Democrats win the House? 68% (+3.2 pts in 24h; $28.4M traded on demo).');
-    expect(text).toContain('2. Will the Fed cut in December? 46% (little changed; $640K traded on demo).');
+    expect(text).toContain('2. Will the Fed cut in December? 46% (+7 pts in 24h; $640K traded on demo).');
     expect(text).toContain('3. Will a new market open? 10% (little changed; $900 traded on demo).');
-    expect(text).toContain('- Will the Fed cut in December? rose from 38.5% to 45.5% (+7 pts).');
-    expect(text).toContain('- Will BTC reach 150k? fell from 21% to 14.75% (-6.3 pts).');
+    // The same 24-hour figure as the list, in the same whole percents.
+    expect(text).toContain('- Will the Fed cut in December? rose to 46% (+7 pts in 24h, from 39%).');
+    expect(text).toContain('- Will BTC reach 150k? fell to 15% (-6.3 pts in 24h, from 21%).');
     expect(text.indexOf('Democrats')).toBeLessThan(text.indexOf('Largest movements'));
   });
 

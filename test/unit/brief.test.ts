@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { analyzeCandles, BRIEF_SIGNALS, MIN_CANDLES_FOR_FULL_BRIEF } from '../../src/analytics/brief.js';
+import { priceDecimals, roundTo } from '../../src/analytics/round.js';
 import type { BriefAnalysis, Candle, Indicators } from '../../src/domain/market.js';
 
 const HOUR = 3_600_000;
@@ -134,7 +135,9 @@ describe('analyzeCandles', () => {
 
     const micro = range(25, (i) => 0.000012 + i * 0.0000001);
     const microBrief = analyze(series(micro));
-    expect(microBrief.price).toBe(micro[24]);
+    // Shown as a person writes it, not as the float sum came out (0.000014400000000000001).
+    expect(micro[24]).not.toBe(0.0000144);
+    expect(microBrief.price).toBe(0.0000144);
     expect(microBrief.indicators.sma20).toBeCloseTo(mean(micro.slice(-20)), 14);
     expect(microBrief.indicators.sma20).not.toBe(0);
     expect(microBrief.change).toBe(0.7); // 0.0000143 -> 0.0000144
@@ -279,8 +282,10 @@ describe('analyzeCandles properties', () => {
           expect(b.signals.includes(x) && b.signals.includes(y)).toBe(false);
         }
         const last = candles[candles.length - 1]!;
-        expect(b.price).toBe(last.close);
-        expect(b.volume).toBe(last.volume);
+        // The last close and volume, rounded once for people: prices to 10 significant digits, volumes to 8 decimals.
+        expect(b.price).toBeCloseTo(last.close, Math.max(0, priceDecimals(last.close) - 1));
+        expect(b.price).toBe(roundTo(b.price, priceDecimals(last.close)));
+        expect(b.volume).toBe(roundTo(last.volume, 8));
         // Availability depends on the history length only.
         expect(b.indicators.sma20 === null).toBe(candles.length < 20);
         expect(b.indicators.sma50 === null).toBe(candles.length < MIN_CANDLES_FOR_FULL_BRIEF);
@@ -299,4 +304,12 @@ describe('analyzeCandles properties', () => {
       { numRuns: 30 },
     );
   });
+});
+
+it("a brief's volume is rounded for people: a float sum's noise is gone (751.6840999999998 -> 751.6841)", () => {
+  const candles = series(
+    range(3, (i) => 100 + i),
+    range(3, () => 751.6840999999998),
+  );
+  expect(analyze(candles).volume).toBe(751.6841);
 });

@@ -1,6 +1,6 @@
 /** Resolvers of variant A: asset markets, briefs and price alerts. */
 import { cancelPriceAlert, createPriceAlert } from '../../alerts/create-alert.js';
-import { roundTo, shownPrice, VOLUME_DECIMALS } from '../../analytics/round.js';
+import { roundTo, shownPrice, shownVolume } from '../../analytics/round.js';
 import { INTERVALS, type Interval } from '../../domain/market.js';
 import { BRIEF_LIMIT, BRIEF_MAX_SYMBOLS, CANDLES_PAGE, MARKETS_PAGE } from '../../domain/limits.js';
 import { normalizeSymbol, parseSymbolList, unknownSymbolsMessage } from '../../domain/symbols.js';
@@ -84,7 +84,7 @@ export const marketDataResolvers: Resolvers = {
     // Shown rounded, once, here: quotes are kept as the upstream sent them (crosses and changes unrounded).
     price: (m) => (m.quote ? shownPrice(m.quote.price) : null),
     change24h: (m) => (m.quote ? roundTo(m.quote.change24h, 2) : null),
-    volume24h: (m) => (m.quote ? roundTo(m.quote.volume24h, VOLUME_DECIMALS) : null),
+    volume24h: (m) => (m.quote ? shownVolume(m.quote.volume24h) : null),
     updatedAt: (m) => m.quote?.observedAt ?? null,
     candles: (m, { interval, limit, before }, { loaders }) => {
       if (!INTERVALS.includes(interval as Interval)) throw badRequest(`interval must be one of ${INTERVALS.join(', ')}`);
@@ -98,7 +98,7 @@ export const marketDataResolvers: Resolvers = {
     high: (c) => shownPrice(c.high),
     low: (c) => shownPrice(c.low),
     close: (c) => shownPrice(c.close),
-    volume: (c) => roundTo(c.volume, VOLUME_DECIMALS),
+    volume: (c) => shownVolume(c.volume),
   },
 
   AssetBriefMarket: {
