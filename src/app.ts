@@ -25,7 +25,8 @@ import { connectionLimitsFor } from './http/http-server.js';
 import { bindListeners } from './http/listeners.js';
 import { openFileLimit } from './http/open-files.js';
 import { v8HeapOf } from './config/v8-heap.js';
-import { createLogger, consoleDestination } from './logging/logger.js';
+import { createLogger, consoleDestination, logsForPeople } from './logging/logger.js';
+import { listeningBlock } from './logging/listening-block.js';
 import { createMetrics } from './metrics/metrics.js';
 import { MarketReadModel } from './readmodel/market-read-model.js';
 import { createPredictionEvents } from './readmodel/prediction-events.js';
@@ -180,26 +181,31 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const [a, b] = listeners.map((l) => l.port);
   listeners[0]?.attach(service.marketDataApp);
   listeners[1]?.attach(service.predictionApp);
-  service.logger.info(
-    {
-      role: service.role,
-      ...(a === undefined
-        ? { runsJobs: service.runsJobs() }
-        : {
-            marketData: `http://${config.host}:${a}/api/v1`,
-            prediction: `http://${config.host}:${b}/api/v1`,
-            graphql: `http://${config.host}:${a}/graphql`,
-            docs: `http://${config.host}:${a}/docs`,
-          }),
-      store: storeLocation(config),
-      ...(openFiles ? { openFiles, connections: limits } : {}),
-      // Started without the bin (node dist/... directly), V8's defaults hold more memory (docs/operations.md).
-      v8Heap: v8HeapOf(process.execArgv, process.env.NODE_OPTIONS),
-      mallocArenaMax: process.env.MALLOC_ARENA_MAX ?? 'glibc default',
-      startupMs: Date.now() - started,
-    },
-    a === undefined ? 'market-gateway worker running' : 'market-gateway listening',
-  );
+  // A person at a terminal gets where to go, in a few lines; a collector (a pipe, a file) the JSON line.
+  if (a !== undefined && b !== undefined && !options.logger && logsForPeople(config.logFormat)) {
+    service.logger.info({ role: service.role, store: storeLocation(config), startupMs: Date.now() - started }, 'market-gateway listening');
+    process.stdout.write(listeningBlock({ host: config.host, explorer: config.graphql.introspection }, a, b));
+  } else
+    service.logger.info(
+      {
+        role: service.role,
+        ...(a === undefined
+          ? { runsJobs: service.runsJobs() }
+          : {
+              marketData: `http://${config.host}:${a}/api/v1`,
+              prediction: `http://${config.host}:${b}/api/v1`,
+              graphql: `http://${config.host}:${a}/graphql`,
+              docs: `http://${config.host}:${a}/docs`,
+            }),
+        store: storeLocation(config),
+        ...(openFiles ? { openFiles, connections: limits } : {}),
+        // Started without the bin (node dist/... directly), V8's defaults hold more memory (docs/operations.md).
+        v8Heap: v8HeapOf(process.execArgv, process.env.NODE_OPTIONS),
+        mallocArenaMax: process.env.MALLOC_ARENA_MAX ?? 'glibc default',
+        startupMs: Date.now() - started,
+      },
+      a === undefined ? 'market-gateway worker running' : 'market-gateway listening',
+    );
   return {
     ...service,
     ports: { marketData: a, prediction: b },

@@ -7,6 +7,18 @@ import type { Config } from '../config/config.js';
 import type { Store } from '../store/index.js';
 import { CliError } from './errors.js';
 
+/** `--verbose`: notes (which store was opened) on stderr. Off by default: a command prints its answer and nothing else. */
+let verbose = false;
+
+export function setVerbose(on: boolean): void {
+  verbose = on;
+}
+
+/** A note for the operator on stderr, with `--verbose` only. */
+export function note(text: string): void {
+  if (verbose) process.stderr.write(`${text}\n`);
+}
+
 /** The server's configuration (same environment variables); a bad value is the operator's to fix. */
 export async function loadCliConfig(): Promise<Config> {
   const { ConfigError, loadConfig } = await import('../config/config.js');
@@ -18,7 +30,7 @@ export async function loadCliConfig(): Promise<Config> {
 }
 
 /**
- * Opens the store the server uses (SQLite WAL file or PostgreSQL), says which on stderr, runs
+ * Opens the store the server uses (SQLite WAL file or PostgreSQL), says which on stderr with `--verbose`, runs
  * `work`, always closes it. Only `start` creates DATA_DIR: a command pointed at a directory that
  * does not exist would otherwise make an empty database that no server reads.
  */
@@ -35,7 +47,7 @@ export async function withStore<T>(work: (store: Store) => Promise<T>): Promise<
       `DATA_DIR ${config.dataDir} does not exist: start the server once (npm start creates it), or set DATA_DIR to the directory the server uses`,
     );
   }
-  process.stderr.write(`store: ${storeLocation(config)}\n`);
+  note(`store: ${storeLocation(config)}`);
   /** A full disk (classified as the server's answers are, at open or in the work), said with where the store lives. */
   const diskFull = (error: unknown) => {
     const reason = diskFullReason(error);

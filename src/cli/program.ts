@@ -1,6 +1,7 @@
 /** The `market-gateway` command tree (D13). */
 import { Command } from 'commander';
 import { registerAccounts } from './accounts.js';
+import { setVerbose } from './context.js';
 import { registerAlerts } from './alerts.js';
 import { registerDocuments } from './documents.js';
 import { registerKeys } from './keys.js';
@@ -16,7 +17,10 @@ export function buildProgram(): Command {
     .version(packageVersion(), '-V, --version', 'print the version')
     // Throw instead of exiting, so main decides the exit code and the store is always closed.
     .exitOverride()
-    .showSuggestionAfterError();
+    .showSuggestionAfterError()
+    .option('--verbose', 'also print notes on stderr, such as which store a command opened')
+    // Anywhere on the line (`keys list --verbose` too): a global option, read once the command is known.
+    .hook('preAction', (_program, command) => setVerbose(command.optsWithGlobals().verbose === true));
   registerServe(program);
   registerKeys(program);
   registerAccounts(program);

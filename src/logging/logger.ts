@@ -15,10 +15,14 @@ const prettyStream = (): typeof PinoPretty => (createRequire(import.meta.url)('p
 /** `auto`: pretty when stdout is a terminal, JSON when it is a pipe or a file (a collector reads it). */
 export type LogFormat = 'auto' | 'json' | 'pretty';
 
+/** True when log lines to `out` are for a person (pretty): LOG_FORMAT=pretty, or `auto` on a terminal. */
+export const logsForPeople = (format: LogFormat, out: { isTTY?: boolean } = process.stdout): boolean =>
+  format === 'pretty' || (format === 'auto' && out.isTTY === true);
+
 /** Where log lines go when the caller names no other destination: `out` (stdout), pretty or JSON. */
 export function consoleDestination(format: LogFormat, out: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout): DestinationStream | undefined {
   const isTty = out.isTTY === true;
-  if (!(format === 'pretty' || (format === 'auto' && isTty))) return out === process.stdout ? undefined : out;
+  if (!logsForPeople(format, out)) return out === process.stdout ? undefined : out;
   // To stdout by its file descriptor, synchronously (sonic-boom): a line written just before a crash
   // or an exit is not lost. (pino-pretty writes to a stream object as the stream does.)
   const destination = out === process.stdout ? 1 : out;

@@ -504,12 +504,21 @@ describe('the command line itself', () => {
     });
   });
 
-  it('says which store it opened, resolves a relative DATA_DIR once, and refuses one that does not exist', async () => {
+  it('says which store it opened with --verbose only, resolves a relative DATA_DIR once, and refuses one that does not exist', async () => {
     const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'mgw-cli-dir-'));
     try {
-      const listed = await runCli(['keys', 'list'], { DATA_DIR: path.relative(REPO_ROOT, dataDir) });
-      expect(listed.code).toBe(0);
-      expect(listed.stderr).toBe(`store: SQLite ${path.join(dataDir, 'market-gateway.sqlite')}\n`);
+      const quiet = await runCli(['keys', 'list'], { DATA_DIR: path.relative(REPO_ROOT, dataDir) });
+      expect(quiet.code).toBe(0);
+      expect(quiet.stderr).toBe('');
+      for (const args of [
+        ['keys', 'list', '--verbose'],
+        ['--verbose', 'keys', 'list'],
+      ]) {
+        const listed = await runCli(args, { DATA_DIR: path.relative(REPO_ROOT, dataDir) });
+        expect(listed.code).toBe(0);
+        expect(listed.stderr).toBe(`store: SQLite ${path.join(dataDir, 'market-gateway.sqlite')}\n`);
+        expect(listed.stdout).toBe(quiet.stdout);
+      }
 
       const missing = path.join(parent, 'typo');
       const refused = await runCli(['keys', 'create'], { DATA_DIR: missing });

@@ -105,7 +105,7 @@ maybe(
     expect(cli).toEqual({
       code: 1,
       stdout: '',
-      stderr: `store: SQLite ${dataDir}/market-gateway.sqlite\nerror: the disk holding the data directory ${dataDir} is full (database or disk is full); free space and retry\n`,
+      stderr: `error: the disk holding the data directory ${dataDir} is full (database or disk is full); free space and retry\n`,
     });
 
     fs.rmSync(path.join(mountPoint, 'filler'));

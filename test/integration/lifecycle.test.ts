@@ -153,3 +153,15 @@ describe('start-up that cannot bind writes nothing', () => {
     expect(fs.existsSync(dataDir)).toBe(false);
   });
 });
+
+it('for a person (LOG_FORMAT=pretty, as on a terminal) the listening line is short and followed by where to go', async () => {
+  const run = start(process.execPath, [CLI_MAIN, 'start'], { DATA_DIR: tempDataDir(), MARKET_DATA_PORT: '0', PREDICTION_PORT: '0', LOG_FORMAT: 'pretty' });
+  await within(60_000, () => run.output().includes('Logs follow.') || run.child.exitCode !== null);
+  const output = run.output();
+  expect(output).toMatch(/INFO.*market-gateway listening.*"store":"SQLite [^"]+".*"startupMs":\d+/);
+  expect(output).not.toMatch(/mallocArenaMax|openFiles|v8Heap/);
+  const port = /market data on :(\d+)/.exec(output)![1];
+  for (const path of ['/account', '/docs', '/graphiql', '/api/v1']) expect(output).toContain(`http://localhost:${port}${path}`);
+  run.child.kill('SIGTERM');
+  expect(await run.exited).toBe(0);
+});
