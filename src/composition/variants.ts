@@ -22,14 +22,14 @@ const VARIANTS: { variant: Variant; routes: readonly RouteDefinition[]; title: s
   {
     variant: 'A',
     routes: marketDataRoutes,
-    title: 'market-gateway: market data (variant A)',
+    title: 'market-gateway: Market data API',
     description: 'Markets, real-time briefs and price alerts.',
     webhooks: WEBHOOK_EVENTS,
   },
   {
     variant: 'B',
     routes: predictionRoutes,
-    title: 'market-gateway: prediction markets (variant B)',
+    title: 'market-gateway: Prediction markets API',
     description: 'The most active prediction markets, the morning brief and movement alerts. Pro plan.',
   },
 ];

@@ -29,7 +29,8 @@ export interface PageOptions {
   error?: string | undefined;
 }
 
-const PRODUCT: Record<Variant, string> = { A: 'market data (variant A)', B: 'prediction markets (variant B)' };
+/** The product each listener's dashboard is opened from, by its name (the variants are the contract's word, not a customer's). */
+export const PRODUCT: Record<Variant, string> = { A: 'Market data', B: 'Prediction markets' };
 
 export function page(options: PageOptions, body: Html): Html {
   const { signedIn } = options;
@@ -38,7 +39,7 @@ export function page(options: PageOptions, body: Html): Html {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${options.title} · market-gateway account</title>
+<title>${options.title} · ${PRODUCT[options.variant]} · market-gateway account</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/account/assets/portal.css">
 <script src="/account/assets/portal.js" defer></script>
@@ -46,18 +47,20 @@ export function page(options: PageOptions, body: Html): Html {
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header>
-<p class="brand">market-gateway <span>account · ${PRODUCT[options.variant]}</span></p>
+<div class="bar">
+<p class="brand">market-gateway <span>${PRODUCT[options.variant]}</span></p>
 ${
   signedIn
     ? html`<nav aria-label="Account">
 <ul>${NAV.map(([id, label]) => html`<li><a href="/account/${id}"${signedIn.section === id ? html` aria-current="page"` : ''}>${label}</a></li>`)}</ul>
 </nav>
-<form method="post" action="/account/sign-out" class="sign-out">
+<form method="post" action="/account/sign-out" class="sign-out inline">
 <input type="hidden" name="csrf" value="${signedIn.csrfToken}">
-<span>${signedIn.email}</span> <button type="submit">Sign out</button>
+<span class="who">${signedIn.email}</span> <button type="submit" class="quiet">Sign out</button>
 </form>`
     : ''
 }
+</div>
 </header>
 <main id="main">
 <h1>${options.title}</h1>
@@ -74,8 +77,8 @@ ${body}
 export const csrfField = (token: string) => html`<input type="hidden" name="csrf" value="${token}">`;
 
 /** A form that posts `fields` (hidden) and its CSRF token with whatever `body` adds. */
-export function postForm(action: string, csrfToken: string, fields: Record<string, string>, body: Html | string) {
-  return html`<form method="post" action="${action}">${csrfField(csrfToken)}${Object.entries(fields).map(
+export function postForm(action: string, csrfToken: string, fields: Record<string, string>, body: Html | string, options: { inline?: boolean } = {}) {
+  return html`<form method="post" action="${action}"${options.inline ? html` class="inline"` : ''}>${csrfField(csrfToken)}${Object.entries(fields).map(
     ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
   )}${body}</form>`;
 }
@@ -83,17 +86,17 @@ export function postForm(action: string, csrfToken: string, fields: Record<strin
 /** A one-button form; `label` names the button where its text alone is ambiguous. */
 export function postButton(action: string, csrfToken: string, fields: Record<string, string>, text: string, options: { label?: string; kind?: string } = {}) {
   const button = html`<button type="submit" class="${options.kind ?? 'secondary'}"${options.label ? html` aria-label="${options.label}"` : ''}>${text}</button>`;
-  return postForm(action, csrfToken, fields, button);
+  return postForm(action, csrfToken, fields, button, { inline: true });
 }
 
 /** A secret shown once: a read-only field named `label` and a Copy button (public/portal/portal.js). */
 export const secretField = (id: string, label: string, value: string) =>
-  html`<input type="text" readonly id="${id}" aria-label="${label}" class="secret" value="${value}">
-<button type="button" data-copy="${id}">Copy</button>`;
+  html`<div class="secret-row"><input type="text" readonly id="${id}" aria-label="${label}" class="secret" value="${value}">
+<button type="button" data-copy="${id}">Copy</button></div>`;
 
 /** A button that opens this page's confirmation of `what` for `id` (a GET: nothing changes until its POST). */
 export const confirmButton = (action: string, what: string, id: string, text: string, label: string) =>
-  html`<form method="get" action="${action}"><input type="hidden" name="${what}" value="${id}"><button type="submit" class="secondary" aria-label="${label}">${text}</button></form>`;
+  html`<form method="get" action="${action}" class="inline"><input type="hidden" name="${what}" value="${id}"><button type="submit" class="secondary" aria-label="${label}">${text}</button></form>`;
 
 /** Each item's accessible name, made unique: two alike get their ids too (screen readers and tests find one control per name). */
 export function distinctNames<T>(items: readonly T[], idOf: (item: T) => string, nameOf: (item: T) => string): Map<string, string> {

@@ -93,7 +93,10 @@ describe('Alerts page', () => {
     const above = rows.find((r) => r.cells[2] === far)!;
     expect(above.html).toContain(`aria-label="Cancel alert on BTC/USD above ${far}"`);
     expect(rows.find((r) => r.cells[3] === 'Triggered')!.html).not.toContain('<button');
-    expect(rows.find((r) => r.cells[2] === 'rsi_overbought')!.html).toContain(`aria-label="Cancel alert on ${other} signal rsi_overbought"`);
+    // Signals in words (the API keeps their names).
+    expect(rows.find((r) => r.cells[2] === 'RSI overbought (RSI 14 above 70)')!.html).toContain(
+      `aria-label="Cancel alert on ${other} signal RSI overbought (RSI 14 above 70)"`,
+    );
 
     expect((await restAlerts(key, 'active')).map((a) => a.id)).toContain(above.id); // the API keeps this answer
     const cancelled = await submit(agent, '/account/alerts', { action: 'cancel', id: above.id });

@@ -257,19 +257,24 @@ describe('Usage', () => {
       // Looking twice shows the same counts: the page spends no quota.
       const page = (await agent.get('/account/usage')).text;
       const [marketData, prediction] = tableCells(page, 'Plans and quotas');
-      expect(marketData!.slice(0, 2)).toEqual(['Market data (variant A)', 'Free']);
+      expect(marketData!.slice(0, 2)).toEqual(['Market data', 'Free']);
       expect(marketData![2]).toMatch(/^3 of 10 \(7 left/);
       expect(marketData![3]).toMatch(/^3 of 1000 \(997 left/);
-      expect(prediction!.slice(0, 3)).toEqual(['Prediction markets (variant B)', 'Pro', expect.stringMatching(/^1 of 60 /)]);
+      expect(prediction!.slice(0, 3)).toEqual(['Prediction markets', 'Pro', expect.stringMatching(/^1 of 60 /)]);
+      // The same counts as meters, each saying what resets when.
+      expect(page).toContain('<meter min="0" max="10" value="3" aria-label="Market data: This minute, 3 of 10 used"></meter>');
+      expect(page).toMatch(/7 left; the count resets at \d\d:\d\d UTC\./);
       expect(prediction![3]).toBe('Unlimited');
 
+      // Today, then the 29 days without requests folded into one row.
       const days = tableCells(page, 'Usage by day');
-      expect(days).toHaveLength(30);
-      expect(days[0]).toEqual([utcDate(t.clock.now()), '4']);
-      expect(days.slice(1).every(([, n]) => n === '0')).toBe(true);
+      expect(days).toEqual([
+        [utcDate(t.clock.now()), '4'],
+        [`${utcDate(t.clock.now() - 29 * 86_400_000)} to ${utcDate(t.clock.now() - 86_400_000)} (29 days)`, '0'],
+      ]);
       expect(tableCells(page, 'Usage by route')).toEqual([
-        ['A GET /api/v1/markets', '3'],
-        ['B GET /api/v1/markets', '1'],
+        ['Market data: GET /api/v1/markets', '3'],
+        ['Prediction markets: GET /api/v1/markets', '1'],
       ]);
       expect(page).toContain('<svg class="chart" role="img"');
     }

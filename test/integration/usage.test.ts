@@ -68,7 +68,7 @@ describe.each(ENGINES.map((e) => [e.name, e] as const))('on %s', (_name, engine)
         for (let i = 0; i < 2; i++) expect((await t.a.get('/api/v1/brief?symbols=BTC/USD').set(bearer(first.key))).status).toBe(200);
         for (let i = 0; i < 2; i++) expect((await t.b.get('/api/v1/markets').set(bearer(first.key))).status).toBe(200);
         expect((await gql(t.a, first.key, MARKETS_PAGE, { limit: 1 })).status).toBe(200);
-        // Second key: 1 A /alerts, 2 anonymous /graphql on B.
+        // Second key: 1 A /alerts, 2 unnamed /graphql on B (named by what they read).
         expect((await t.a.get('/api/v1/alerts').set(bearer(second.key))).status).toBe(200);
         for (let i = 0; i < 2; i++) expect((await gql(t.b, second.key, '{ assetMarkets(limit: 1) { total } }')).status).toBe(200);
         // Account two (free, 10 a minute): 12 A /markets, of which the quota admits 10; one of them a 400,
@@ -91,7 +91,7 @@ describe.each(ENGINES.map((e) => [e.name, e] as const))('on %s', (_name, engine)
             'B GET /api/v1/markets': 2,
             'A GET /api/v1/alerts': 1,
             MarketsPage: 1,
-            anonymous: 2,
+            'query assetMarkets': 2,
           });
           expect(byRoute.total).toBe(12);
           const byDay = await cliJson(target, 'report', '--account', first.accountId, '--by', 'day');
@@ -114,7 +114,7 @@ describe.each(ENGINES.map((e) => [e.name, e] as const))('on %s', (_name, engine)
           { date: today, route: 'A GET /api/v1/markets', requests: 3 },
           { date: today, route: 'B GET /api/v1/markets', requests: 2 },
           { date: today, route: 'MarketsPage', requests: 1 },
-          { date: today, route: 'anonymous', requests: 2 },
+          { date: today, route: 'query assetMarkets', requests: 2 },
           { date: tomorrow, route: 'A GET /api/v1/markets', requests: 1 },
         ]);
         // It spends no quota: the free account asks it with its minute spent.

@@ -41,9 +41,9 @@ export const textOf = (fragment: string) =>
 
 /** The rows of a table named by its caption: each row's `data-<attribute>` id and its cells' text. */
 export function rowsOf(page: string, caption: string, attribute: string): { id: string; cells: string[]; html: string }[] {
-  const table = new RegExp(`<table>\\s*<caption>${caption}</caption>([\\s\\S]*?)</table>`).exec(page);
+  const table = new RegExp(`<table[^>]*>\\s*<caption[^>]*>${caption}</caption>([\\s\\S]*?)</table>`).exec(page);
   if (!table) return [];
-  return [...table[1]!.matchAll(new RegExp(`<tr data-${attribute}="([^"]+)">([\\s\\S]*?)</tr>`, 'g'))].map((row) => ({
+  return [...table[1]!.matchAll(new RegExp(`<tr data-${attribute}="([^"]+)"[^>]*>([\\s\\S]*?)</tr>`, 'g'))].map((row) => ({
     id: row[1]!,
     cells: [...row[2]!.matchAll(/<t[dh][^>]*>([\s\S]*?)<\/t[dh]>/g)].map((c) => textOf(c[1]!)),
     html: row[2]!,

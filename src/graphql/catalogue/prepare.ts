@@ -25,7 +25,10 @@ export interface PreparedOperation {
   text: string;
   document: DocumentNode;
   operation: OperationDefinitionNode;
-  /** The operation's name, `anonymous` without one: how usage records name it. */
+  /**
+   * The operation's name; without one, its kind and root fields (`query assetMarkets`, at most three
+   * and how many more): how usage records and the dashboard name it, so no call reads "anonymous".
+   */
   name: string;
   kind: 'query' | 'mutation' | 'subscription';
   analysis: OperationAnalysis;
@@ -95,6 +98,15 @@ function selectOperation(document: DocumentNode, name: string | undefined): Oper
   return operations.find((o) => o.name?.value === name) ?? OperationRefusal.of('BAD_USER_INPUT', `Unknown operation named "${name}".`);
 }
 
+/** `query assetMarkets, viewer`: what an operation without a name reads, for people (usage records, the dashboard). */
+function unnamedOperationName(operation: OperationDefinitionNode): string {
+  const fields = [
+    ...new Set(operation.selectionSet.selections.map((s) => (s.kind === 'Field' ? s.name.value : s.kind === 'InlineFragment' ? '...' : `...${s.name.value}`))),
+  ];
+  const shown = fields.slice(0, 3).join(', ');
+  return `${operation.operation} ${shown}${fields.length > 3 ? ` and ${fields.length - 3} more` : ''}`;
+}
+
 export function prepareOperation(rules: PrepareRules, text: string, operationName: string | undefined): PreparedOperation | OperationRefusal {
   const document = parseAndValidate(rules, text);
   if (document instanceof OperationRefusal) return document;
@@ -108,7 +120,7 @@ export function prepareOperation(rules: PrepareRules, text: string, operationNam
     text,
     document,
     operation,
-    name: operation.name?.value ?? 'anonymous',
+    name: operation.name?.value ?? unnamedOperationName(operation),
     kind: operation.operation,
     analysis,
     runsCompiled,

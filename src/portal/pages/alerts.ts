@@ -5,7 +5,7 @@
  * active one. A Free account is told how to get the plan; its writes are refused (403).
  */
 import { assertAlertsPlan, cancelPriceAlert, createPriceAlert } from '../../alerts/create-alert.js';
-import { BRIEF_SIGNALS } from '../../analytics/signals.js';
+import { BRIEF_SIGNALS, type BriefSignal } from '../../analytics/signals.js';
 import { ALERT_KINDS, ALERT_STATUSES, type Account, type AlertKind, type AlertStatus, type PriceAlert } from '../../domain/account.js';
 import { invalid } from '../../domain/errors.js';
 import { html } from '../html.js';
@@ -20,8 +20,25 @@ const CONDITIONS: Record<AlertKind, { choice: string; words: (a: PriceAlert) => 
   price_above: { choice: 'Price at or above the threshold', words: (a) => `above ${a.threshold}` },
   price_below: { choice: 'Price at or below the threshold', words: (a) => `below ${a.threshold}` },
   change_above: { choice: '24-hour change, up or down, of at least the threshold (percent)', words: (a) => `24-hour change of ${a.threshold} % or more` },
-  signal: { choice: 'A brief signal appears (choose the signal)', words: (a) => `signal ${a.signal}` },
+  signal: { choice: 'A brief signal appears (choose the signal)', words: (a) => `signal ${signalWords(a.signal)}` },
 };
+
+/** The brief's signals as people say them (docs/brief-method.md); the API keeps the names. */
+export const SIGNAL_WORDS: Record<BriefSignal, string> = {
+  rsi_overbought: 'RSI overbought (RSI 14 above 70)',
+  rsi_oversold: 'RSI oversold (RSI 14 below 30)',
+  macd_bullish_cross: 'MACD crossed above its signal line',
+  macd_bearish_cross: 'MACD crossed below its signal line',
+  golden_cross: 'Golden cross (SMA 20 crossed above SMA 50)',
+  death_cross: 'Death cross (SMA 20 crossed below SMA 50)',
+  above_sma50: 'Price above its 50-period average',
+  below_sma50: 'Price below its 50-period average',
+  bollinger_breakout_up: 'Price above the upper Bollinger band',
+  bollinger_breakout_down: 'Price below the lower Bollinger band',
+  volume_spike: 'Volume spike (over twice the recent average)',
+};
+
+const signalWords = (signal: string | null) => (signal && signal in SIGNAL_WORDS ? SIGNAL_WORDS[signal as BriefSignal] : (signal ?? ''));
 
 const STATUS_WORDS: Record<AlertStatus, string> = { active: 'Active', triggered: 'Triggered', expired: 'Expired' };
 
@@ -55,7 +72,7 @@ function alertTable(r: PortalRequest, alerts: readonly PriceAlert[]) {
 <tbody>
 ${alerts.map(
   (a) => html`<tr data-alert="${a.id}">
-<td>${a.symbol}</td><td>${CONDITIONS[a.kind].choice}</td><td>${a.kind === 'signal' ? a.signal : a.threshold}</td><td>${STATUS_WORDS[a.status]}</td><td>${timeCell(a.createdAt)}</td><td>${timeCell(a.triggeredAt)}</td>
+<td>${a.symbol}</td><td>${CONDITIONS[a.kind].choice}</td><td>${a.kind === 'signal' ? signalWords(a.signal) : a.threshold}</td><td>${STATUS_WORDS[a.status]}</td><td>${timeCell(a.createdAt)}</td><td>${timeCell(a.triggeredAt)}</td>
 <td>${names.has(a.id) ? postButton(PATH, r.session!.csrfToken, { action: 'cancel', id: a.id }, 'Cancel', { label: names.get(a.id)! }) : ''}</td>
 </tr>`,
 )}
@@ -89,7 +106,7 @@ ${postForm(
 <label for="symbol">Symbol</label>
 <input id="symbol" name="symbol" type="text" required maxlength="64" list="symbols" autocomplete="off" value="${r.form.get('symbol') ?? ''}" aria-describedby="symbol-hint">
 <datalist id="symbols">${markets.map((m) => html`<option value="${m.symbol}">${m.name}</option>`)}</datalist>
-<p id="symbol-hint" class="hint">A market of variant A, like BTC/USD.</p>
+<p id="symbol-hint" class="hint">A market-data symbol, like BTC/USD.</p>
 <label for="kind">Condition</label>
 <select id="kind" name="kind">
 ${ALERT_KINDS.map((k) => html`<option value="${k}"${k === kind ? html` selected` : ''}>${CONDITIONS[k].choice}</option>`)}
@@ -100,7 +117,7 @@ ${ALERT_KINDS.map((k) => html`<option value="${k}"${k === kind ? html` selected`
 <label for="signal">Signal</label>
 <select id="signal" name="signal" aria-describedby="signal-hint">
 <option value=""${signal === '' ? html` selected` : ''}>None</option>
-${BRIEF_SIGNALS.map((s) => html`<option value="${s}"${s === signal ? html` selected` : ''}>${s.replaceAll('_', ' ')}</option>`)}
+${BRIEF_SIGNALS.map((s) => html`<option value="${s}"${s === signal ? html` selected` : ''}>${SIGNAL_WORDS[s]}</option>`)}
 </select>
 <p id="signal-hint" class="hint">Only for the signal condition.</p>
 <div><button type="submit">Create alert</button></div>`,

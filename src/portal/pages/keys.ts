@@ -33,7 +33,7 @@ const STATE_WORDS: Record<KeyState, string> = { live: 'Active', revoked: 'Revoke
 const needsPredictionPro = (r: PortalRequest, account: Account) => r.variant === 'B' && account.predictionPlan !== 'pro';
 
 function assertMayMakeKeys(r: PortalRequest, account: Account): void {
-  if (needsPredictionPro(r, account)) throw forbidden('variant B keys come with the Pro prediction plan, which this account does not have yet');
+  if (needsPredictionPro(r, account)) throw forbidden('prediction-market keys come with the Pro prediction plan, which this account does not have yet');
 }
 
 /** An expiry date from the form (YYYY-MM-DD): the key stops working at 00:00 UTC that day; empty for none. */
@@ -59,18 +59,21 @@ function keyTable(keys: readonly AccountKey[], now: number, canRotate: boolean) 
     (k) => k.id,
     (k) => `Rotate ${k.name}`,
   );
+  // The page's heading says "API keys": the table keeps it as its accessible name, not as a second title on screen.
+  // Below 40rem its rows are stacked cards (CSS display: block), so the table's roles are said explicitly.
+  const cell = (label: string, content: Html | string) => html`<td role="cell" data-label="${label}">${content}</td>`;
   return html`
-<table>
-<caption>API keys</caption>
-<thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead>
-<tbody>
+<table class="stack titled-by-page" role="table" aria-labelledby="keys-caption">
+<caption id="keys-caption">API keys</caption>
+<thead role="rowgroup"><tr role="row">${['Name', 'Key', 'Created', 'Last used', 'Expires', 'Status', 'Actions'].map((h) => html`<th scope="col" role="columnheader">${h}</th>`)}</tr></thead>
+<tbody role="rowgroup">
 ${
   keys.length === 0
-    ? html`<tr><td colspan="7">No keys yet.</td></tr>`
+    ? html`<tr role="row"><td role="cell" colspan="7">No keys yet: create your first one below.</td></tr>`
     : keys.map(
-        (k) => html`<tr data-key="${k.id}">
-<td>${k.name}</td><td><code>${k.displayPrefix}…</code></td><td>${timeCell(k.createdAt)}</td><td>${timeCell(k.lastUsedAt)}</td><td>${timeCell(k.expiresAt)}</td><td>${STATE_WORDS[keyState(k, now)]}</td>
-<td>${
+        (k) => html`<tr data-key="${k.id}" role="row">
+${cell('Name', k.name)}${cell('Key', html`<code>${k.displayPrefix}…</code>`)}${cell('Created', timeCell(k.createdAt))}${cell('Last used', timeCell(k.lastUsedAt))}${cell('Expires', timeCell(k.expiresAt))}${cell('Status', html`<span class="status status-${keyState(k, now)}">${STATE_WORDS[keyState(k, now)]}</span>`)}
+<td role="cell" data-label="Actions">${
           revokeNames.has(k.id)
             ? html`${canRotate ? confirmButton(PATH, 'rotate', k.id, 'Rotate', rotateNames.get(k.id)!) : ''}
 ${confirmButton(PATH, 'revoke', k.id, 'Revoke', revokeNames.get(k.id)!)}`
@@ -125,17 +128,19 @@ function upgradeBody(r: PortalRequest) {
     : html`Ask the operator of this gateway to activate the Pro prediction plan on your account; once it is active, reload this page to create a key.`;
   return html`<section aria-labelledby="upgrade-heading">
 <h2 id="upgrade-heading">Prediction markets need the Pro plan</h2>
-<p>On variant B (prediction markets) an API key is obtained after the Pro plan is activated; this account has no prediction plan yet. ${where}</p>
+<p>Prediction-market keys come with the Pro plan; this account has no prediction plan yet. ${where}</p>
 </section>`;
 }
 
-/** The key just made: its only appearance, with a Copy button. */
-function newKeyPanel(issued: IssuedKey) {
+/** The key just made: its only appearance, in a warning panel, with a Copy button and how to use it. */
+function newKeyPanel(r: PortalRequest, issued: IssuedKey) {
   return html`
-<section aria-labelledby="new-key-heading">
-<h2 id="new-key-heading">Your new key "${issued.record.name}"</h2>
-<p>Copy it now and keep it somewhere safe: it is shown once, never again. Send it as <code>Authorization: Bearer &lt;key&gt;</code> on both APIs (or <code>?apikey=</code> on variant B).</p>
+<section class="warning-panel" aria-labelledby="new-key-heading">
+<h2 id="new-key-heading">Copy your new key "${issued.record.name}" now</h2>
+<p><strong>This is the only time it is shown.</strong> Only a hash is kept: if you lose it, revoke it and create another. Keep it on a server, never in a web page or an app.</p>
 ${secretField('new-api-key', 'New API key', issued.key)}
+<p class="hint">Send it as <code>Authorization: Bearer &lt;key&gt;</code> on both APIs (prediction markets also take <code>?apikey=</code>), e.g.
+<code>curl -H "Authorization: Bearer $KEY" ${r.base}/api/v1/markets</code></p>
 </section>`;
 }
 
@@ -194,7 +199,7 @@ export const keysPage: PortalPage = {
     const scope = { accountId: account.id };
     const shownOnce = async (issued: IssuedKey, notice: string): Promise<PortalAnswer> => {
       r.form = new URLSearchParams(); // the create form starts empty again
-      return { html: r.render('API keys', await mainBody(r, account, newKeyPanel(issued)), { notice, section: 'keys' }), status: 201 };
+      return { html: r.render('API keys', await mainBody(r, account, newKeyPanel(r, issued)), { notice, section: 'keys' }), status: 201 };
     };
     switch (r.form.get('action')) {
       case 'create': {

@@ -30,7 +30,8 @@ ${csrfField(r.pending!.csrfToken)}
 
 /** What a redirect here says happened (fixed texts: nothing from the query string is shown). */
 const NOTICES: Record<string, string> = {
-  'signed-up': 'If that address was not registered yet, its account is ready: sign in.',
+  'signed-up':
+    'Account created. Next: sign in below with the address and password you chose, then create your first API key. (If the address already had an account, that account is unchanged.)',
   'signed-out': 'You are signed out.',
   reset: 'Your password is changed: sign in with the new one.',
 };
