@@ -53,6 +53,7 @@ const PAGE = `<!doctype html>
 <link rel="stylesheet" href="${ASSETS}graphiql.css">
 <style>
 body { margin: 0; font: 15px/1.5 system-ui, sans-serif; color: #1f2430; }
+[hidden] { display: none !important; }
 #key-form { max-width: 28rem; margin: 12vh auto; padding: 1.5rem; border: 1px solid #d5d9e0; border-radius: 8px; }
 #key-form h1 { font-size: 1.25rem; margin: 0 0 .5rem; }
 #key-form label { display: block; font-weight: 600; margin: 1rem 0 .25rem; }

@@ -95,6 +95,7 @@ maybe(
     const field = page.getByLabel('API key');
     await field.waitFor({ state: 'visible', timeout: 15_000 });
     expect(await page.locator('.graphiql-container').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Change key' }).isVisible()).toBe(false);
     await page.waitForTimeout(300);
     expect(sent).toEqual([]); // nothing before a key
 
