@@ -70,7 +70,7 @@ ${twoFactor}
 </section>
 <section aria-labelledby="sessions-heading">
 <h2 id="sessions-heading">Sessions</h2>
-<table>
+<table class="titled-by-page">
 <caption>Sessions</caption>
 <thead><tr><th scope="col">Started</th><th scope="col">Last seen</th><th scope="col">Client address</th><th scope="col">Browser</th><th scope="col">Action</th></tr></thead>
 <tbody>
