@@ -105,3 +105,18 @@ export function distinctNames<T>(items: readonly T[], idOf: (item: T) => string,
   for (const name of base.values()) counts.set(name, (counts.get(name) ?? 0) + 1);
   return new Map([...base].map(([id, name]) => [id, counts.get(name)! > 1 ? `${name} (${id})` : name]));
 }
+
+/*
+ * A table that becomes one card per row below 40rem (portal.css, `table.stack`): its cells carry
+ * their column's name for sight (`data-label`), and its roles are said explicitly, because the
+ * stacked rows are CSS blocks, which browsers no longer expose as a table.
+ */
+
+/** The opening of a stacked table: its caption (the accessible name; `titled` hides it where the page's heading says it) and column headers. */
+export const stackedTableHead = (id: string, caption: string, headers: readonly string[], options: { titled?: boolean } = {}) =>
+  html`<table class="stack${options.titled ? ' titled-by-page' : ''}" role="table" aria-labelledby="${id}">
+<caption id="${id}">${caption}</caption>
+<thead role="rowgroup"><tr role="row">${headers.map((h) => html`<th scope="col" role="columnheader">${h}</th>`)}</tr></thead>`;
+
+/** A cell of a stacked table, named by its column for sight. */
+export const stackedCell = (label: string, content: Html | string) => html`<td role="cell" data-label="${label}">${content}</td>`;

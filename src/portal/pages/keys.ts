@@ -16,7 +16,7 @@ import { forbidden, invalid } from '../../domain/errors.js';
 import { utcDate } from '../../domain/time.js';
 import type { AccountKey } from '../../store/accounts.js';
 import { type Html, html } from '../html.js';
-import { confirmButton, distinctNames, postButton, postForm, secretField } from '../layout.js';
+import { confirmButton, distinctNames, postButton, postForm, secretField, stackedCell, stackedTableHead } from '../layout.js';
 import type { PortalAnswer, PortalPage, PortalRequest } from '../portal-handler.js';
 import { actorOf, noticeOf, signedInAccount, timeCell, utcText } from './signed-in-account.js';
 
@@ -61,11 +61,9 @@ function keyTable(keys: readonly AccountKey[], now: number, canRotate: boolean) 
   );
   // The page's heading says "API keys": the table keeps it as its accessible name, not as a second title on screen.
   // Below 40rem its rows are stacked cards (CSS display: block), so the table's roles are said explicitly.
-  const cell = (label: string, content: Html | string) => html`<td role="cell" data-label="${label}">${content}</td>`;
+  const cell = stackedCell;
   return html`
-<table class="stack titled-by-page" role="table" aria-labelledby="keys-caption">
-<caption id="keys-caption">API keys</caption>
-<thead role="rowgroup"><tr role="row">${['Name', 'Key', 'Created', 'Last used', 'Expires', 'Status', 'Actions'].map((h) => html`<th scope="col" role="columnheader">${h}</th>`)}</tr></thead>
+${stackedTableHead('keys-caption', 'API keys', ['Name', 'Key', 'Created', 'Last used', 'Expires', 'Status', 'Actions'], { titled: true })}
 <tbody role="rowgroup">
 ${
   keys.length === 0
@@ -73,12 +71,13 @@ ${
     : keys.map(
         (k) => html`<tr data-key="${k.id}" role="row">
 ${cell('Name', k.name)}${cell('Key', html`<code>${k.displayPrefix}…</code>`)}${cell('Created', timeCell(k.createdAt))}${cell('Last used', timeCell(k.lastUsedAt))}${cell('Expires', timeCell(k.expiresAt))}${cell('Status', html`<span class="status status-${keyState(k, now)}">${STATE_WORDS[keyState(k, now)]}</span>`)}
-<td role="cell" data-label="Actions">${
-          revokeNames.has(k.id)
-            ? html`${canRotate ? confirmButton(PATH, 'rotate', k.id, 'Rotate', rotateNames.get(k.id)!) : ''}
+${stackedCell(
+  'Actions',
+  revokeNames.has(k.id)
+    ? html`${canRotate ? confirmButton(PATH, 'rotate', k.id, 'Rotate', rotateNames.get(k.id)!) : ''}
 ${confirmButton(PATH, 'revoke', k.id, 'Revoke', revokeNames.get(k.id)!)}`
-            : ''
-        }</td>
+    : '',
+)}
 </tr>`,
       )
 }

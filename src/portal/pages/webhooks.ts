@@ -22,7 +22,7 @@ import {
   sendTestEvent,
 } from '../../webhooks/endpoints.js';
 import { type Html, html } from '../html.js';
-import { postButton, postForm, secretField } from '../layout.js';
+import { postButton, postForm, secretField, stackedCell, stackedTableHead } from '../layout.js';
 import type { PortalAnswer, PortalPage, PortalRequest } from '../portal-handler.js';
 import { actorOf, noticeOf, signedInAccount, timeCell, utcText } from './signed-in-account.js';
 
@@ -47,19 +47,20 @@ const stateOf = (e: WebhookEndpoint) => (e.disabledAt === null ? 'Yes' : `No, si
 function endpointTable(r: PortalRequest, endpoints: readonly WebhookEndpoint[]) {
   if (endpoints.length === 0) return html`<p>No endpoints yet.</p>`;
   return html`
-<table>
-<caption>Webhook endpoints</caption>
-<thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Enabled</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
-<tbody>
+${stackedTableHead('endpoints-caption', 'Webhook endpoints', ['URL', 'Events', 'Enabled', 'Created', 'Actions'])}
+<tbody role="rowgroup">
 ${endpoints.map(
-  (e) => html`<tr data-endpoint="${e.id}">
-<th scope="row">${e.url}</th><td>${e.events.join(', ')}</td><td>${stateOf(e)}</td><td>${timeCell(e.createdAt)}</td>
-<td>
+  (e) => html`<tr data-endpoint="${e.id}" role="row">
+<th scope="row" role="rowheader" data-label="URL">${e.url}</th>${stackedCell('Events', e.events.join(', '))}${stackedCell('Enabled', stateOf(e))}${stackedCell('Created', timeCell(e.createdAt))}
+${stackedCell(
+  'Actions',
+  html`<span class="actions">
 ${e.disabledAt === null ? actionButton(r, { action: 'test', id: e.id }, 'Send test webhook') : ''}
 ${actionButton(r, { action: 'rotate', id: e.id, rotated: String(e.previousSecretUntil ?? 0) }, 'Rotate secret', `Rotate secret of ${e.url}`)}
 ${e.disabledAt === null ? actionButton(r, { action: 'disable', id: e.id }, 'Disable', `Disable ${e.url}`) : actionButton(r, { action: 'enable', id: e.id }, 'Enable', `Enable ${e.url}`)}
 <a href="${PATH}?delete=${encodeURIComponent(e.id)}" aria-label="${`Delete ${e.url}`}">Delete</a>
-</td>
+</span>`,
+)}
 </tr>`,
 )}
 </tbody>
