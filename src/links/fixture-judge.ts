@@ -79,6 +79,11 @@ export function judgeFixtures(ma: MarketText, a: Fixture, mb: MarketText, b: Fix
 
   if (alignment === null) return v.verdict('different');
   if (a.league && b.league && a.league !== b.league) return v.verdict('different');
+  // One name, two teams: a college's or a club's women's game is not its men's game.
+  if (a.women !== b.women && (a.women === true || b.women === true)) {
+    if (a.women === false || b.women === false) return v.verdict('different');
+    return v.lack("whether both are the women's game: one venue says so, the other does not").verdict('unresolved');
+  }
   if (alignment === 'ambiguous') return v.lack('which team is which: the names match both ways').verdict('unresolved');
   if (day === false) return v.verdict('different');
   if (day === null) return v.lack('the fixture’s date: the texts state none and the close times are too far apart to tell').verdict('unresolved');

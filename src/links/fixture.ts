@@ -32,6 +32,8 @@ export interface Fixture {
   yesSideFrom: string | null;
   /** False where the sport or stage has no draw, true where it has one, null when unknown. */
   drawPossible: boolean | null;
+  /** True: the women's game, false: the men's, null: not said (team names of women's leagues such as the WNBA are their own). */
+  women: boolean | null;
 }
 
 /** The fixture a market is about, or null when it is not a two-sided fixture market. */
@@ -45,7 +47,7 @@ export function parseFixture(m: MarketText): Fixture | null {
   const folded = fold(`${question} ${m.rules.slice(0, 400)}`);
   const mechanism = mechanismOf(folded, ticker);
   if (mechanism === null) return null;
-  if (mechanism === 'winner' && !plainWinner(m.rules, condition)) return null;
+  if (mechanism === 'winner' && (!plainWinner(m.rules, condition) || WAY_OF_WINNING.test(`${question} ${condition ?? ''}`))) return null;
   const league = ticker?.league ?? prefixLeague(question);
   let stage = stageOf(fold(`${question} ${condition ?? ''}`), ticker);
   // "In regulation" is the match itself where a draw ends it (football), a stage of its own where
@@ -65,7 +67,15 @@ export function parseFixture(m: MarketText): Fixture | null {
     yesSide: yes.side,
     yesSideFrom: yes.from,
     drawPossible: drawPossible(league, stage, folded, ticker),
+    women: womenOf(league, folded),
   };
+}
+
+/** Whether the texts say the women's or the men's game (colleges and clubs field both under one name). */
+function womenOf(league: string | null, folded: string): boolean | null {
+  if (league === 'NCAAWB' || /\bwomen'?s?\b|\(w\)|\bladies\b|\bfeminin/.test(folded)) return true;
+  if (league === 'NCAAMB' || /\bmen'?s?\b/.test(folded)) return false;
+  return null;
 }
 
 /**
@@ -73,6 +83,10 @@ export function parseFixture(m: MarketText): Fixture | null {
  * winning condition with a margin, a count or a line ("by over 5.5 points", "2+ goals") is not the
  * plain winner. Tournament names and rounds ("Phan Thiet 4 Round Of 32") keep their numbers.
  */
+/** A way of winning is not the winner: "by KO/TKO", "in straight sets", "in overtime", "on penalties". */
+const WAY_OF_WINNING =
+  /\bby (?:ko|tko|knockout|submission|decision|unanimous decision|split decision|disqualification|dq)\b|\bin straight sets\b|\bwithout (?:dropping|losing) a (?:set|map|game)\b|\bin (?:overtime|extra time|a shootout|the shootout)\b|\bon penalties\b|\bclean sheet\b|\bshutout\b|\bcome from behind\b/i;
+
 function plainWinner(rules: string, condition: string | null): boolean {
   if (!rules.trim()) return true;
   if (!/\bwins?\b|\bwinner\b|\bwon\b|\bbeats?\b/i.test(rules)) return false;

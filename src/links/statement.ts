@@ -196,8 +196,32 @@ export function judgeStatements(ma: MarketText, a: Statement, mb: MarketText, b:
     names.filter((n) => among(n, other)).map((n) => other.findIndex((o) => o === n || o.includes(n) || n.includes(o)));
   const inOrder = order(a.names, b.names).every((index, i, all) => i === 0 || index >= all[i - 1]!);
   if (!inOrder) return v.lack('whether the names play the same roles: they come in another order').verdict('unresolved');
+  // What the rules define after the YES sentence ("phone calls count", "core CPI", "the third estimate")
+  // is part of the condition: a definition only one venue states leaves the pair unresolved.
+  const [da, db] = [definitions(ma), definitions(mb)];
+  const onlyOne = [...[...da].filter((d) => !db.has(d)).map((d) => `${ma.venue}: ${d}`), ...[...db].filter((d) => !da.has(d)).map((d) => `${mb.venue}: ${d}`)];
+  if (onlyOne.length > 0)
+    return v.lack(`whether a definition only one venue's rules state changes the condition (${onlyOne.join('; ')})`).verdict('unresolved');
   if (sa !== sb && sa && sb) v.risk(`settlement source: ${sa} against ${sb}`);
   return v.verdict('same');
+}
+
+const DEFINITIONS: ReadonlyArray<[RegExp, string]> = [
+  [/\bphone\b|\bvideo\b|\bvirtual(?:ly)?\b|\bremote(?:ly)?\b|\bteleconferenc/, 'calls or virtual meetings'],
+  [/\bin[- ]person\b/, 'in person'],
+  [/\bcore\b|\b(?:less|excluding) food and energy\b/, 'core'],
+  [/\byear[- ]over[- ]year\b|\byoy\b|\b12[- ]month (?:change|increase|rate)\b/, 'year over year'],
+  [/\bmonth[- ]over[- ]month\b|\bmom\b|\bmonthly (?:change|increase)\b/, 'month over month'],
+  [/\bnot seasonally adjusted\b|\bunadjusted\b/, 'not seasonally adjusted'],
+  [/(?<!not )\bseasonally adjusted\b/, 'seasonally adjusted'],
+  [/\badvance estimate\b|\b(?:first|initial) estimate\b/, 'the first estimate'],
+  [/\b(?:second|third|final) estimate\b/, 'a later estimate'],
+];
+
+/** The definitions a market's texts state, anywhere in the rules. */
+function definitions(m: MarketText): Set<string> {
+  const text = fold(`${m.question} ${m.rules}`);
+  return new Set(DEFINITIONS.filter(([pattern]) => pattern.test(text)).map(([, name]) => name));
 }
 
 /** An event in a window implies it happening in any window containing it, when nothing else differs. */
