@@ -52,6 +52,7 @@ export function exceptionalBranches(rules: string): string[] {
   if (/stat corrections?[^.]*not count|corrections? (?:after|made after)[^.]*(?:not|ignored)/.test(text))
     found.push('stat corrections after the event ignored');
   if (/\btie\b|\btied\b|\bdraw\b|dead heat/.test(text)) found.push('ties: a rule of its own');
+  if (/\bretire[sd]?\b|\bretirement\b|\bwalkover\b|\bwithdraws?\b|\bwithdrawal\b/.test(text)) found.push('retirement or withdrawal: a rule of its own');
   if (/overtime is included|including overtime|includes overtime/.test(text)) found.push('overtime included');
   if (/fair (?:market )?price|50[-/ ]50|\$0?\.50\b|\bvoid\b/.test(text)) found.push('void: settles at a fair price or 50-50');
   return found;

@@ -6,6 +6,7 @@
 import type { LinkVerdict, MarketText } from '../domain/links.js';
 import { VerdictBuilder } from './evidence.js';
 import { findDate, fold, isoDate, yearFor } from './normalize.js';
+import { settlementSource } from './rules-text.js';
 
 export interface Temperature {
   statistic: 'high' | 'low';
@@ -14,6 +15,8 @@ export interface Temperature {
   low: number;
   high: number;
   station: string | null;
+  /** Who publishes the reading (the National Weather Service's climatological report, Weather Underground). */
+  source: string | null;
 }
 
 export function parseTemperature(m: MarketText): Temperature | null {
@@ -28,7 +31,15 @@ export function parseTemperature(m: MarketText): Temperature | null {
   const year = date ? yearFor(date, m.closeTime) : null;
   const range = bin(q, m);
   if (!range) return null;
-  return { statistic, city, date: date && year ? isoDate(year, date.month, date.day) : null, low: range[0], high: range[1], station: station(m.rules) };
+  return {
+    statistic,
+    city,
+    date: date && year ? isoDate(year, date.month, date.day) : null,
+    low: range[0],
+    high: range[1],
+    station: station(m.rules),
+    source: settlementSource(m.rules, m.resolutionSource),
+  };
 }
 
 /** One city under the names the venues' titles give it ("NYC" on Kalshi, "New York City" on Polymarket). */
@@ -91,5 +102,8 @@ export function judgeTemperatures(a: Temperature, b: Temperature): LinkVerdict {
   if (window === null) return v.lack('the date of the reading on one venue').verdict('unresolved');
   if (stationAgrees === false) return v.verdict('related');
   if (stationAgrees === null) return v.lack('the weather station each venue reads (one city has several)').verdict('unresolved');
+  // The climatological report's day runs midnight to midnight local standard time (1 am to 1 am in summer).
+  if (a.source !== b.source && a.source && b.source)
+    v.risk(`source: ${a.source} against ${b.source}; the NWS climatological day is in local standard time, and a late correction can differ`);
   return v.verdict('same');
 }

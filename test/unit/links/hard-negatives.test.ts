@@ -5,6 +5,7 @@
  */
 import { findAsset } from '../../../src/links/assets.js';
 import { judgePair } from '../../../src/links/judge.js';
+import { exceptionalBranches } from '../../../src/links/rules-text.js';
 import { RED_TEAM, type RedTeamPair } from './red-team.js';
 
 const LINKED = new Set(['same', 'inverse']);
@@ -14,6 +15,8 @@ const RECALL_GAPS = new Set([
   'reaching $150k by the end of 2026 on both venues (BRTI against Binance)',
   // Polymarket's "Will Arsenal FC win on 2026-09-19?" names one team in the title: read as a statement, not a fixture.
   'a football match, YES on one team on both venues (draw: NO on both)',
+  // Kalshi's total as a statement ("the total points scored by both teams ... is over 45.5"): not read as a fixture's total.
+  'one game total line, YES on over on both',
 ]);
 
 const label = (p: RedTeamPair) => `${p.kind}: ${p.why} (${p.label})`;
@@ -61,5 +64,16 @@ describe('the changes the red team asked for', () => {
     expect(findAsset('bitcoin cash above 500 on october 2?')?.asset.code).toBe('BCH');
     expect(findAsset('ethereum classic above 20?')?.asset.code).toBe('ETC');
     expect(findAsset('bitcoin above 95,000 on october 2?')?.asset.code).toBe('BTC');
+  });
+  it('one weather station read by two publishers: same, the publishers as basis risk', () => {
+    const pair = RED_TEAM.find((p) => p.why === 'one station, one day, one bin')!;
+    expect(judgePair(pair.a, pair.b).basisRisk).toEqual([
+      'source: National Weather Service against Weather Underground; the NWS climatological day is in local standard time, and a late correction can differ',
+    ]);
+  });
+  it("a player's retirement or a walkover is an exceptional branch of its own", () => {
+    expect(exceptionalBranches('If a player retires or the match is a walkover, the market resolves to the player who advances.')).toContain(
+      'retirement or withdrawal: a rule of its own',
+    );
   });
 });
