@@ -61,7 +61,9 @@ const QUALIFIERS = new Set(
 export function parseStatement(m: MarketText): Statement {
   const ruled = yesCondition(m.rules);
   const text = (ruled ?? m.question).replace(/\s+/g, ' ').trim();
-  const window = windowOf(text, m.closeTime);
+  // A deadline the YES sentence leaves out may stand in a later one ("If no such meeting occurs by
+  // June 30, 2026, 11:59 PM ET, this market will resolve to "No""): read from the rest of the rules.
+  const window = windowOf(text, m.closeTime) ?? (ruled !== null ? laterWindow(m.rules, ruled, m.closeTime) : null);
   let folded = fold(text);
   for (const [pattern, replacement] of SYNONYMS) folded = folded.replace(pattern, replacement);
   const withoutWindow = window ? folded.replace(window.pattern, ' ') : folded;
@@ -147,6 +149,16 @@ function windowOf(text: string, closeTime: number | null): WindowMatch | null {
     return { from: null, until: zonedTime(y + 1, 1, 1, 0, 0, NEW_YORK), text: `until end of ${y}`, pattern: new RegExp(escapeRegExp(endOfYear[0]), 'g') };
   }
   return null;
+}
+
+/** A window stated outside the YES sentence; its pattern matches nothing in the condition. */
+function laterWindow(rules: string, condition: string, closeTime: number | null): WindowMatch | null {
+  const rest = rules
+    .replace(/[\u201c\u201d]/g, '"')
+    .replace(/\s+/g, ' ')
+    .replace(condition, ' ');
+  const found = windowOf(rest, closeTime);
+  return found ? { ...found, pattern: /(?!)/g } : null;
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

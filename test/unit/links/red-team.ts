@@ -1845,4 +1845,38 @@ export const RED_TEAM: RedTeamPair[] = [
       { yesSide: 'Over' },
     ),
   },
+  {
+    kind: 'settlement window',
+    why: 'one YES sentence, the deadline stated in a later sentence: Dec 31 against June 30',
+    label: 'related',
+    a: K(
+      'KXZELPUTIN-26',
+      'Will Zelenskyy and Putin meet in person?',
+      'If Volodymyr Zelenskyy and Vladimir Putin meet in person, then the market resolves to Yes.\n\nIf Volodymyr Zelenskyy and Vladimir Putin have not met in person by Dec 31, 2026, the market resolves to No.',
+      '2027-01-01T05:00:00Z',
+    ),
+    b: P(
+      '3100283',
+      'Zelenskyy and Putin meet in person?',
+      'This market will resolve to "Yes" if Volodymyr Zelenskyy and Vladimir Putin meet in person. If no such meeting occurs by June 30, 2026, 11:59 PM ET, this market will resolve to "No".',
+      '2026-06-30T23:59:00Z',
+    ),
+  },
+  {
+    kind: 'true same',
+    why: 'one YES sentence, the same deadline stated in a later sentence on both venues',
+    label: 'same',
+    a: K(
+      'KXZELPUTIN-26JUN',
+      'Will Zelenskyy and Putin meet in person by June 30?',
+      'If Volodymyr Zelenskyy and Vladimir Putin meet in person, then the market resolves to Yes.\n\nIf Volodymyr Zelenskyy and Vladimir Putin have not met in person by Jun 30, 2026, the market resolves to No.',
+      '2026-07-01T04:00:00Z',
+    ),
+    b: P(
+      '3100283',
+      'Zelenskyy and Putin meet in person?',
+      'This market will resolve to "Yes" if Volodymyr Zelenskyy and Vladimir Putin meet in person. If no such meeting occurs by June 30, 2026, 11:59 PM ET, this market will resolve to "No".',
+      '2026-06-30T23:59:00Z',
+    ),
+  },
 ];
