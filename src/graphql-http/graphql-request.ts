@@ -8,6 +8,7 @@
 import type { IncomingMessage } from 'node:http';
 import { documentIdOf } from '../domain/trusted-documents.js';
 import { ApiError } from '../edge/errors.js';
+import { jsonTextWithinDepth, tooDeepJson } from '../edge/json-depth.js';
 import type { OperationRequest } from '../graphql/catalogue/catalogue.js';
 import { OperationRefusal } from '../graphql/catalogue/prepare.js';
 
@@ -20,9 +21,10 @@ export interface GraphQLRequest extends OperationRequest {
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** A JSON parameter of a GET (`variables`, `extensions`); `false` when it does not parse to an object. */
-function jsonParam(value: string | null): Record<string, unknown> | undefined | false {
+/** A JSON parameter of a GET (`variables`, `extensions`); `false` when it does not parse to an object; a 400 when nested too deep. */
+function jsonParam(value: string | null): Record<string, unknown> | undefined | false | ApiError {
   if (value === null) return undefined;
+  if (!jsonTextWithinDepth(value)) return tooDeepJson();
   try {
     const parsed: unknown = JSON.parse(value);
     return isObject(parsed) ? parsed : false;
@@ -62,6 +64,8 @@ export function graphqlRequestOf(req: IncomingMessage, body: unknown): GraphQLRe
     if (['query', 'operationName', 'variables', 'extensions', 'documentId'].some((name) => search.getAll(name).length > 1)) return undefined;
     const variables = jsonParam(search.get('variables'));
     const extensions = jsonParam(search.get('extensions'));
+    if (variables instanceof ApiError) return variables;
+    if (extensions instanceof ApiError) return extensions;
     if (variables === false || extensions === false) return undefined;
     fields = {
       query: search.get('query') ?? undefined,

@@ -16,6 +16,7 @@ import type { Principal } from '../auth/authenticator.js';
 import { misplacedKey, presentedKey } from '../auth/api-key.js';
 import type { Admitted, Edge } from '../edge/edge.js';
 import { ApiError } from '../edge/errors.js';
+import { jsonTextWithinDepth, tooDeepJson } from '../edge/json-depth.js';
 import { toGraphQLErrors } from '../edge/graphql-codes.js';
 import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
 import type { PreparedOperation } from '../graphql/catalogue/prepare.js';
@@ -102,6 +103,8 @@ async function readBody(req: IncomingMessage, limit: number): Promise<unknown> {
     throw malformed(400, 'unreadable request body');
   }
   if (text.trim() === '') throw malformed(400, `the request body is empty: ${HOW}`);
+  // Deeper than any request of ours: refused before anything recurses over it (src/edge/json-depth.ts).
+  if (!jsonTextWithinDepth(text)) throw malformed(400, tooDeepJson().message);
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -8,6 +8,7 @@ import { type ExecutionArgs, type ExecutionResult, GraphQLError, type GraphQLFor
 import type { Principal } from '../auth/authenticator.js';
 import type { Edge } from '../edge/edge.js';
 import { ApiError } from '../edge/errors.js';
+import { tooDeepJson, valueWithinDepth } from '../edge/json-depth.js';
 import { toGraphQLErrors } from '../edge/graphql-codes.js';
 import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
 import type { PreparedOperation } from '../graphql/catalogue/prepare.js';
@@ -93,7 +94,8 @@ export function createSubscriptionGate(options: GateOptions) {
         route: (caller) =>
           subscriptionOf(refusalAsApiError(catalogue.find({ query: request.query, operationName: request.operationName ?? undefined }, caller))),
         access: (operation) => ({ requirements: operation.analysis.requirements, what: 'this subscription', usageName: operation.name }),
-        parameters: (operation) => refusalAsApiError(catalogue.coerce(operation, request.variables ?? {})),
+        parameters: (operation) =>
+          valueWithinDepth(request.variables) ? refusalAsApiError(catalogue.coerce(operation, request.variables ?? {})) : tooDeepJson(),
       });
       if (!outcome.admitted) return { admitted: false, errors: toGraphQLErrors(outcome.error), status: outcome.error.status, headers: outcome.headers };
       const principal = outcome.principal!;

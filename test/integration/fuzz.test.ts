@@ -218,6 +218,72 @@ const graphqlRequest = fc
     }),
   );
 
+// --- deep and wide JSON, in every field and parameter -------------------------------------------
+
+/** JSON text nested deep (arrays, objects, both) or made wide, within `maxBytes`. */
+const hostileJson = (maxBytes: number) => {
+  const upTo = (bytesEach: number) => fc.integer({ min: 1, max: Math.floor(maxBytes / bytesEach) });
+  return fc.oneof(
+    upTo(2).map((n) => `${'['.repeat(n)}${']'.repeat(n)}`),
+    upTo(6).map((n) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`),
+    upTo(8).map((n) => `${'[{"a":'.repeat(n)}null${'}]'.repeat(n)}`),
+    upTo(2).map((n) => `[${Array(n).fill('0').join(',')}]`),
+    upTo(12).map((n) => `{${Array.from({ length: n }, (_, i) => `"k${i}":${i}`).join(',')}}`),
+  );
+};
+/** A query that reads kept answers (their key is made of the variables), and one of a key's own data. */
+const keptQuery = fc.constantFrom(
+  '{ assetMarkets(limit: 2) { total } }',
+  'query Q($limit: Int) { predictionMarkets(limit: $limit) { count } }',
+  '{ viewer { name } }',
+);
+/** Every field of a /graphql POST body, and the body itself, with the hostile JSON in it. */
+const deepPost = fc.tuple(keptQuery, hostileJson(90 * 1024), fc.integer({ min: 0, max: 8 })).map(([query, json, place]) => {
+  const q = JSON.stringify(query);
+  return [
+    `{"query":${q},"variables":{"unused":${json}}}`,
+    `{"query":${q},"variables":${json}}`,
+    `{"query":${q},"variables":{"limit":${json}}}`,
+    `{"query":${q},"extensions":${json}}`,
+    `{"query":${q},"extensions":{"persistedQuery":${json}}}`,
+    `{"query":${json}}`,
+    `{"query":${q},"operationName":${json}}`,
+    `{"documentId":${json}}`,
+    place % 2 ? json : `[${json}]`,
+  ][place]!;
+});
+/** A GET's parameters (variables, extensions, query, documentId), within the listener's 8 KB URL. */
+const deepGet = fc.tuple(keptQuery, hostileJson(2 * 1024), fc.constantFrom('variables', 'extensions', 'query', 'documentId')).map(([query, json, name]) => {
+  const params = new URLSearchParams({ query, [name]: name === 'variables' ? `{"unused":${json}}` : json });
+  return `/graphql?${params}`;
+});
+const deepRequest = fc.oneof(
+  fc
+    .record({ variant: fc.constantFrom('A' as const, 'B' as const), body: deepPost })
+    .map(
+      ({ variant, body }): Sent => ({
+        variant,
+        method: 'POST',
+        path: '/graphql',
+        headers: { authorization: `Bearer ${goodKey}`, 'content-type': 'application/json' },
+        body,
+      }),
+    ),
+  fc
+    .record({ variant: fc.constantFrom('A' as const, 'B' as const), path: deepGet })
+    .map(({ variant, path }): Sent => ({ variant, method: 'GET', path, headers: { authorization: `Bearer ${goodKey}`, 'apollo-require-preflight': 'true' } })),
+  // The REST facades' parameters and a body they never read.
+  fc.record({ variant: fc.constantFrom('A' as const, 'B' as const), json: hostileJson(2 * 1024), name: paramName, path: apiPath, post: fc.boolean() }).map(
+    ({ variant, json, name, path, post }): Sent => ({
+      variant,
+      method: post ? 'POST' : 'GET',
+      path: `${path}?${enc(name)}=${enc(json)}`,
+      headers: { authorization: `Bearer ${goodKey}`, ...(post ? { 'content-type': 'application/json' } : {}) },
+      ...(post ? { body: json } : {}),
+    }),
+  ),
+);
+
 // --- the property -------------------------------------------------------------------------------
 
 const LEAKS = /<html|\bat \S+ \(|node_modules|\/src\/|\.ts:\d+|stack/i;
@@ -253,3 +319,53 @@ it(`${RUNS} generated requests over both facades and /graphql: no 5xx, every bod
   // The generators reach deep: answers, refusals and limits all occur.
   for (const status of [200, 400, 401, 404, 405]) expect(counts.get(status) ?? 0).toBeGreaterThan(0);
 }, 300_000);
+
+it("deep and wide JSON in every /graphql body field and parameter and in the facades' parameters: a 4xx or an answer, never a 5xx", async () => {
+  const counts = new Map<number, number>();
+  await fc.assert(
+    fc.asyncProperty(deepRequest, async (req) => {
+      const res = await send(req);
+      counts.set(res.status, (counts.get(res.status) ?? 0) + 1);
+      checkAnswer(req, res);
+    }),
+    { numRuns: Math.min(RUNS, 400), seed: Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31) },
+  );
+  console.log(`fuzz, deep and wide JSON: by status ${JSON.stringify(Object.fromEntries([...counts].sort((a, b) => a[0] - b[0])))}`);
+}, 300_000);
+
+it('an unused variable nested 5 000 arrays deep: 400, in every transport that reads JSON', async () => {
+  const deep = `${'['.repeat(5_000)}${']'.repeat(5_000)}`;
+  const body = `{"query":"{ assetMarkets(limit: 2) { total } }","variables":{"unused":${deep}}}`;
+  const headers = { authorization: `Bearer ${goodKey}`, 'content-type': 'application/json' };
+  const post = await send({ variant: 'A', method: 'POST', path: '/graphql', headers, body });
+  expect(post.status).toBe(400);
+  expect(JSON.parse(post.text)).toMatchObject({ success: false, error: { code: 400, message: 'request JSON nested deeper than 64 levels' } });
+  const get = await send({
+    variant: 'A',
+    method: 'GET',
+    path: `/graphql?${new URLSearchParams({ query: '{ viewer { name } }', variables: `{"unused":${'['.repeat(1_000)}${']'.repeat(1_000)}}` })}`,
+    headers: { authorization: headers.authorization, 'apollo-require-preflight': 'true' },
+  });
+  expect(get.status).toBe(400);
+  expect(JSON.parse(get.text)).toMatchObject({ errors: [{ message: 'request JSON nested deeper than 64 levels' }] });
+  // Server-Sent Events read their body with graphql-sse: the subscription gate bounds the variables it hands on.
+  const subscription = body.replace('{ assetMarkets(limit: 2) { total } }', 'subscription { quotes(symbols: [\\"BTC/USD\\"]) { symbol } }');
+  const streamed = await new Promise<{ status: number }>((resolve, reject) => {
+    const r = http.request(
+      {
+        host: '127.0.0.1',
+        port: ports.A,
+        method: 'POST',
+        path: '/graphql/stream',
+        headers: { ...headers, accept: 'text/event-stream', 'content-length': Buffer.byteLength(subscription) },
+      },
+      (res) => {
+        resolve({ status: res.statusCode! });
+        res.destroy();
+      },
+    );
+    r.on('error', reject);
+    r.end(subscription);
+  });
+  expect(streamed.status).toBe(400);
+});
