@@ -17,6 +17,7 @@ import { createStore, openStore, type Store } from '../src/store/index.js';
 import { createDeliveryWorker } from '../src/webhooks/delivery-worker.js';
 import { createConnectAgents } from '../src/webhooks/destination.js';
 import { percentile, ROOT } from './harness.js';
+import { accountScope } from '../src/domain/scope.js';
 
 const TRIGGERS = 1_000;
 const SYMBOLS = ['BTC/USD', 'ETH/USD', 'SOL/USD', 'XRP/USD', 'EUR/USD', 'GBP/USD', 'USD/JPY', 'AAPL/USD', 'MSFT/USD', 'NVDA/USD'];
@@ -126,7 +127,7 @@ export async function benchWebhooks(): Promise<WebhookBenchRow[]> {
       secret: `whsec_${Buffer.alloc(24, 8).toString('base64')}`,
       now,
     });
-    const endpoints = await store.webhooks.listEndpoints(accountId);
+    const endpoints = await store.webhooks.listEndpoints(accountScope(accountId));
     await store.webhooks.disableEndpoint(endpoints[0]!.id, 'bench: only the slow receiver now', now);
     for (let i = 0; i < TRIGGERS; i++)
       await store.priceAlerts.create({ accountId, symbol: 'ETH/USD', kind: 'price_above', threshold: 50, signal: null, expiresAt: null, now });

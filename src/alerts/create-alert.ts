@@ -8,6 +8,7 @@ import { normalizeSymbol, unknownSymbolsMessage } from '../domain/symbols.js';
 import { forbidden, invalid as badRequest, notFound } from '../domain/errors.js';
 import type { Store } from '../store/index.js';
 import { BRIEF_SIGNALS } from '../analytics/signals.js';
+import { accountScope } from '../domain/scope.js';
 
 export interface CreateAlertInput {
   symbol: string;
@@ -58,7 +59,7 @@ export async function createPriceAlert(store: Store, account: Account, input: Cr
 
 /** Cancels (deletes) one of the account's alerts; another account's is answered like a missing one. */
 export async function cancelPriceAlert(store: Pick<Store, 'priceAlerts'>, accountId: string, id: string): Promise<PriceAlert> {
-  const cancelled = await store.priceAlerts.cancel(id, accountId);
+  const cancelled = await store.priceAlerts.cancel(id, accountScope(accountId));
   if (!cancelled) throw notFound(`no price alert with id ${id} on this account`);
   return cancelled;
 }

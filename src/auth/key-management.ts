@@ -10,6 +10,7 @@ import { isoOrNull } from '../domain/time.js';
 import type { AccountKey, AccountRepository, ApiKeyRecord } from '../store/accounts.js';
 import type { ActivityKind, ActivityRepository } from '../store/activity.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key.js';
+import { inScope, type Scope, whereScoped } from '../domain/scope.js';
 
 /** What the rules need of the store; a `Store` is one. */
 export interface KeyManagement {
@@ -131,10 +132,10 @@ export async function issueKey(deps: KeyManagement, account: Account, input: New
   return issued;
 }
 
-/** The key `keyId`; where `accountId` is given (the dashboard), only if it belongs to that account. */
-async function ownKey(deps: KeyManagement, keyId: string, accountId: string | undefined) {
+/** The key `keyId`, if in `scope`: another account's is missing. */
+async function ownKey(deps: KeyManagement, keyId: string, scope: Scope) {
   const key = await deps.accounts.findKeyById(keyId);
-  if (!key || (accountId !== undefined && key.accountId !== accountId)) throw notFound(`no key with id ${keyId}${accountId ? ' on this account' : ''}`);
+  if (!key || !inScope(scope, key.accountId)) throw notFound(`no key with id ${keyId}${whereScoped(scope)}`);
   return key;
 }
 
@@ -148,9 +149,9 @@ export async function rotateKey(
   keyId: string,
   now: number,
   actor: Actor,
-  options: { accountId?: string | undefined; revokeOld?: boolean | undefined; expiresAt?: number | null | undefined } = {},
+  options: { scope: Scope; revokeOld?: boolean | undefined; expiresAt?: number | null | undefined },
 ): Promise<IssuedKey & { replaced: ApiKeyRecord }> {
-  const old = await ownKey(deps, keyId, options.accountId);
+  const old = await ownKey(deps, keyId, options.scope);
   const state = keyState(old, now);
   if (state !== 'live') throw invalid(`key ${keyId} is ${state}; create a new key on its account instead`);
   const input = { name: old.name, anyOperation: old.anyOperation, expiresAt: options.expiresAt === undefined ? old.expiresAt : options.expiresAt };
@@ -169,14 +170,8 @@ export async function rotateKey(
 }
 
 /** Revokes a key: running servers refuse it within 2 s. Revoking twice keeps the first time (`already`). */
-export async function revokeKey(
-  deps: KeyManagement,
-  keyId: string,
-  now: number,
-  actor: Actor,
-  options: { accountId?: string | undefined } = {},
-): Promise<{ key: ApiKeyRecord; already: boolean }> {
-  const key = await ownKey(deps, keyId, options.accountId);
+export async function revokeKey(deps: KeyManagement, keyId: string, now: number, actor: Actor, scope: Scope): Promise<{ key: ApiKeyRecord; already: boolean }> {
+  const key = await ownKey(deps, keyId, scope);
   if (key.revokedAt !== null) return { key, already: true };
   await deps.accounts.revokeKey(key.id, now);
   await record(deps, key.accountId, 'key_revoked', `${describeKey(key)} revoked`, now, actor);

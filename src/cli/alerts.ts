@@ -7,6 +7,7 @@ import { CliError } from './errors.js';
 import { isoOrNull, printJson, printLines, printTable } from './output.js';
 import { parseIsoTimestamp, parseNonEmpty, parseNumber } from './parse.js';
 import { withStore } from './context.js';
+import { accountScope, OPERATOR_SCOPE } from '../domain/scope.js';
 
 interface CreateOptions {
   keyId: string;
@@ -85,7 +86,7 @@ async function listAlerts(options: ListOptions): Promise<void> {
       accountId = key.accountId;
     }
     const symbol = options.symbol ? normalizeSymbol(options.symbol) : undefined;
-    return store.priceAlerts.list({ accountId, status: options.status, symbol });
+    return store.priceAlerts.list({ scope: accountId ? accountScope(accountId) : OPERATOR_SCOPE, status: options.status, symbol });
   });
   if (options.json) {
     printJson(alerts.map(toJson));
@@ -112,7 +113,7 @@ async function listAlerts(options: ListOptions): Promise<void> {
 
 async function cancelAlert(id: string, options: { json?: boolean }): Promise<void> {
   const alert = await withStore(async (store) => {
-    const cancelled = await store.priceAlerts.cancel(id);
+    const cancelled = await store.priceAlerts.cancel(id, OPERATOR_SCOPE);
     if (!cancelled) throw new CliError(`no alert with id ${id} (see: alerts list)`);
     return cancelled;
   });

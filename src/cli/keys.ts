@@ -10,6 +10,7 @@ import { CliError } from './errors.js';
 import { isoOrNull, printJson, printLines, printTable } from './output.js';
 import { parseIsoTimestamp, parseNonEmpty } from './parse.js';
 import { withStore } from './context.js';
+import { OPERATOR_SCOPE } from '../domain/scope.js';
 
 interface CreateOptions {
   plan: MarketDataPlan;
@@ -93,7 +94,7 @@ async function rotate(id: string, options: { revokeOld?: boolean; expires?: numb
     // The rules refuse a revoked key too; here the operator also learns the command to run instead.
     const old = await store.accounts.findKeyById(id);
     if (old && old.revokedAt !== null) throw new CliError(`key ${id} is revoked; create a key on its account instead: keys create --account ${old.accountId}`);
-    return rotateKey(store, id, Date.now(), CLI_ACTOR, { revokeOld: options.revokeOld === true, expiresAt: options.expires });
+    return rotateKey(store, id, Date.now(), CLI_ACTOR, { scope: OPERATOR_SCOPE, revokeOld: options.revokeOld === true, expiresAt: options.expires });
   });
   printIssued(
     issued,
@@ -132,7 +133,7 @@ function printIssued({ key, record, account }: IssuedKey, options: { json?: bool
 }
 
 async function revoke(id: string): Promise<void> {
-  const { key, already } = await withStore((store) => revokeKey(store, id, Date.now(), CLI_ACTOR));
+  const { key, already } = await withStore((store) => revokeKey(store, id, Date.now(), CLI_ACTOR, OPERATOR_SCOPE));
   printLines(
     already
       ? `Key ${id} was already revoked at ${isoOrNull(key.revokedAt)}.`

@@ -13,6 +13,7 @@ import { loadCliConfig, withStore } from './context.js';
 import { CliError } from './errors.js';
 import { isoOrNull, printJson, printLines, printTable } from './output.js';
 import { parseNonEmpty } from './parse.js';
+import { accountScope, OPERATOR_SCOPE } from '../domain/scope.js';
 
 function parseCount(min: number, max: number) {
   return (value: string): number => {
@@ -112,7 +113,7 @@ export function registerWebhooks(program: Command): void {
     .option('--json', 'print a JSON array')
     .action(async (options: { keyId?: string; account?: string; json?: boolean }) => {
       const endpoints = await withWebhooks(async (m, store) =>
-        m.repo.listEndpoints(options.keyId || options.account ? (await accountOf(store, options)).id : undefined),
+        m.repo.listEndpoints(options.keyId || options.account ? accountScope((await accountOf(store, options)).id) : OPERATOR_SCOPE),
       );
       if (options.json) return printJson(endpoints.map(endpointJson));
       if (endpoints.length === 0) return printLines('No webhook endpoints.');
@@ -127,7 +128,7 @@ export function registerWebhooks(program: Command): void {
     .description('delete an endpoint; its pending deliveries are never sent')
     .argument('<id>', 'endpoint id (we_...)')
     .action(async (id: string) => {
-      const deleted = await withWebhooks((m, _store, { deleteEndpoint }) => deleteEndpoint(m, id, Date.now()));
+      const deleted = await withWebhooks((m, _store, { deleteEndpoint }) => deleteEndpoint(m, id, Date.now(), { scope: OPERATOR_SCOPE }));
       printLines(`Deleted webhook endpoint ${deleted.id} (${deleted.url})`);
     });
 
@@ -138,7 +139,9 @@ export function registerWebhooks(program: Command): void {
     .option('--overlap-hours <hours>', 'how long the current secret keeps signing (0 to 168)', parseCount(0, 168), 24)
     .option('--json', 'print one JSON object, with the new secret')
     .action(async (id: string, options: { overlapHours: number; json?: boolean }) => {
-      const rotated = await withWebhooks((m, _store, { rotateSecret }) => rotateSecret(m, id, Date.now(), { overlapMs: options.overlapHours * HOUR_MS }));
+      const rotated = await withWebhooks((m, _store, { rotateSecret }) =>
+        rotateSecret(m, id, Date.now(), { scope: OPERATOR_SCOPE, overlapMs: options.overlapHours * HOUR_MS }),
+      );
       printSecret(rotated.endpoint, rotated.secret, options.json, 'New signing secret for');
     });
 
@@ -147,7 +150,7 @@ export function registerWebhooks(program: Command): void {
     .description('let a disabled endpoint receive events again (new events; replay the ones it missed)')
     .argument('<id>', 'endpoint id (we_...)')
     .action(async (id: string) => {
-      const endpoint = await withWebhooks((m, _store, { enableEndpoint }) => enableEndpoint(m, id, Date.now()));
+      const endpoint = await withWebhooks((m, _store, { enableEndpoint }) => enableEndpoint(m, id, Date.now(), { scope: OPERATOR_SCOPE }));
       printLines(`Enabled webhook endpoint ${endpoint.id} (${endpoint.url})`);
     });
 
@@ -158,7 +161,7 @@ export function registerWebhooks(program: Command): void {
     .option('--limit <n>', 'how many (1 to 100)', parseCount(1, 100), 20)
     .option('--json', 'print a JSON array')
     .action(async (endpointId: string, options: { limit: number; json?: boolean }) => {
-      const deliveries = await withWebhooks((m, _store, { listDeliveries }) => listDeliveries(m, endpointId, options.limit));
+      const deliveries = await withWebhooks((m, _store, { listDeliveries }) => listDeliveries(m, endpointId, options.limit, OPERATOR_SCOPE));
       if (options.json) return printJson(deliveries.map(deliveryJson));
       if (deliveries.length === 0) return printLines('No deliveries yet.');
       printTable(
@@ -181,7 +184,7 @@ export function registerWebhooks(program: Command): void {
     .description('send a delivery again from the start of the retry schedule (same webhook-id and body); the running server sends it')
     .argument('<delivery-id>', 'delivery id (msg_...)')
     .action(async (id: string) => {
-      const delivery = await withWebhooks((m, _store, { replayDelivery }) => replayDelivery(m, id, Date.now()));
+      const delivery = await withWebhooks((m, _store, { replayDelivery }) => replayDelivery(m, id, Date.now(), OPERATOR_SCOPE));
       printLines(`Queued ${delivery.id} (${delivery.eventType}) again; the running server sends it (see: webhooks deliveries ${delivery.endpointId})`);
     });
 
@@ -191,7 +194,7 @@ export function registerWebhooks(program: Command): void {
     .argument('<endpoint-id>', 'endpoint id (we_...)')
     .option('--json', 'print the queued delivery as one JSON object')
     .action(async (id: string, options: { json?: boolean }) => {
-      const delivery = await withWebhooks((m, _store, { sendTestEvent }) => sendTestEvent(m, id, Date.now()));
+      const delivery = await withWebhooks((m, _store, { sendTestEvent }) => sendTestEvent(m, id, Date.now(), OPERATOR_SCOPE));
       if (options.json) return printJson(deliveryJson(delivery));
       printLines(`Queued test delivery ${delivery.id}; the running server sends it (see: webhooks deliveries ${id})`);
     });

@@ -13,6 +13,7 @@ import type { LiveEvents } from '../readmodel/live-events.js';
 import type { PredictionReadModel } from '../readmodel/prediction-read-model.js';
 import type { Jobs } from './jobs.js';
 import type { Stores } from './stores.js';
+import { OPERATOR_SCOPE } from '../domain/scope.js';
 
 interface CoordinationDeps {
   role: Role;
@@ -48,7 +49,7 @@ export function buildCoordination({ role, stores, jobs, markets, predictions, li
           // The jobs' instance published its own events as they happened.
           onPriceAlert: (alertId, at) => {
             if (lease?.isLeader()) return;
-            void jobsStore.priceAlerts.findById(alertId).then(
+            void jobsStore.priceAlerts.findById(alertId, OPERATOR_SCOPE).then(
               (alert) => {
                 if (alert && alert.status !== 'active') live.publishPriceAlert({ type: alert.status, alert, at });
               },

@@ -9,6 +9,7 @@ import { LRUCache } from 'lru-cache';
 import type { AlertStatus, PriceAlert } from '../domain/account.js';
 import type { Store } from '../store/index.js';
 import type { LiveEvents } from './live-events.js';
+import { accountScope } from '../domain/scope.js';
 
 /** Accounts whose alerts are kept; the least recently read go first. */
 const ACCOUNTS_KEPT = 10_000;
@@ -47,7 +48,7 @@ export class AccountAlerts {
     const version = await this.version(accountId);
     let entry = this.lists.get(accountId);
     if (!entry || entry.version !== version) {
-      entry = { version, alerts: await this.store.priceAlerts.list({ accountId }) };
+      entry = { version, alerts: await this.store.priceAlerts.list({ scope: accountScope(accountId) }) };
       this.lists.set(accountId, entry);
     }
     return entry.alerts.filter((a) => (!filter.status || a.status === filter.status) && (!filter.symbol || a.symbol === filter.symbol));

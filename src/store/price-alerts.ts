@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { AlertKind, AlertStatus, PriceAlert } from '../domain/account.js';
 import { newId } from '../domain/ids.js';
+import type { Scope } from '../domain/scope.js';
 import type { Database, PriceAlertsTable } from './tables.js';
 import { enqueueEvent, type OutboxEvent } from './webhooks.js';
 
@@ -62,30 +63,33 @@ export function createPriceAlertRepository(db: Kysely<Database>) {
       return toAlert(row);
     },
 
-    /** Newest created first; `seq` breaks ties of the same millisecond. No account: every account's. */
-    async list(filter: { accountId?: string | undefined; status?: AlertStatus | undefined; symbol?: string | undefined } = {}): Promise<PriceAlert[]> {
+    /** Newest created first; `seq` breaks ties of the same millisecond. The operator's scope: every account's. */
+    async list(filter: { scope: Scope; status?: AlertStatus | undefined; symbol?: string | undefined }): Promise<PriceAlert[]> {
       let query = db.selectFrom('price_alerts').select(COLUMNS);
-      if (filter.accountId) query = query.where('account_id', '=', filter.accountId);
+      if (filter.scope.kind === 'account') query = query.where('account_id', '=', filter.scope.accountId);
       if (filter.status) query = query.where('status', '=', filter.status);
       if (filter.symbol) query = query.where('symbol', '=', filter.symbol);
       const rows = await query.orderBy('created_at', 'desc').orderBy('seq', 'desc').execute();
       return rows.map(toAlert);
     },
 
-    async findById(id: string): Promise<PriceAlert | undefined> {
-      const row = await db.selectFrom('price_alerts').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+    /** In an account's scope, only that account's alert. */
+    async findById(id: string, scope: Scope): Promise<PriceAlert | undefined> {
+      let query = db.selectFrom('price_alerts').select(COLUMNS).where('id', '=', id);
+      if (scope.kind === 'account') query = query.where('account_id', '=', scope.accountId);
+      const row = await query.executeTakeFirst();
       return row ? toAlert(row) : undefined;
     },
 
     /**
      * Cancels an alert: it is deleted, whatever its status (the statuses are fixed by the API: a
      * cancelled alert has none), and the evaluator, which reads the active ones on every run, never
-     * sees it again. With `accountId`, only that account's alert. Returns the alert as it was.
+     * sees it again. In an account's scope, only that account's alert. Returns the alert as it was.
      */
-    async cancel(id: string, accountId?: string): Promise<PriceAlert | undefined> {
+    async cancel(id: string, scope: Scope): Promise<PriceAlert | undefined> {
       return db.transaction().execute(async (trx) => {
         let query = trx.deleteFrom('price_alerts').where('id', '=', id);
-        if (accountId) query = query.where('account_id', '=', accountId);
+        if (scope.kind === 'account') query = query.where('account_id', '=', scope.accountId);
         const row = await query.returning(COLUMNS).executeTakeFirst();
         if (row) await alertsChanged(trx, row.account_id);
         return row ? toAlert(row) : undefined;

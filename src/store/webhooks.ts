@@ -7,6 +7,7 @@
  */
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { newId } from '../domain/ids.js';
+import type { Scope } from '../domain/scope.js';
 import {
   type DeliveryStatus,
   type SubscribableEventType,
@@ -194,26 +195,26 @@ export function createWebhookRepository(db: Kysely<Database>) {
       return Number(row?.n ?? 0);
     },
 
-    /** Oldest first; no account: every account's. */
-    async listEndpoints(accountId?: string): Promise<WebhookEndpoint[]> {
+    /** Oldest first; the operator's scope: every account's. */
+    async listEndpoints(scope: Scope): Promise<WebhookEndpoint[]> {
       let query = db.selectFrom('webhook_endpoints').select(ENDPOINT_COLUMNS);
-      if (accountId) query = query.where('account_id', '=', accountId);
+      if (scope.kind === 'account') query = query.where('account_id', '=', scope.accountId);
       return (await query.orderBy('seq').execute()).map(toEndpoint);
     },
 
-    /** With `accountId`, only that account's endpoint (another account's is as good as missing). */
-    async findEndpoint(id: string, accountId?: string): Promise<WebhookEndpoint | undefined> {
+    /** In an account's scope, only that account's endpoint (another account's is as good as missing). */
+    async findEndpoint(id: string, scope: Scope): Promise<WebhookEndpoint | undefined> {
       let query = db.selectFrom('webhook_endpoints').select(ENDPOINT_COLUMNS).where('id', '=', id);
-      if (accountId) query = query.where('account_id', '=', accountId);
+      if (scope.kind === 'account') query = query.where('account_id', '=', scope.accountId);
       const row = await query.executeTakeFirst();
       return row ? toEndpoint(row) : undefined;
     },
 
     /** Deletes an endpoint and its deliveries (pending ones are never sent). Returns it as it was. */
-    async deleteEndpoint(id: string, accountId?: string): Promise<WebhookEndpoint | undefined> {
+    async deleteEndpoint(id: string, scope: Scope): Promise<WebhookEndpoint | undefined> {
       return db.transaction().execute(async (trx) => {
         let query = trx.selectFrom('webhook_endpoints').select(ENDPOINT_COLUMNS).where('id', '=', id);
-        if (accountId) query = query.where('account_id', '=', accountId);
+        if (scope.kind === 'account') query = query.where('account_id', '=', scope.accountId);
         const row = await query.executeTakeFirst();
         if (!row) return undefined;
         await trx.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id).execute();
@@ -232,12 +233,12 @@ export function createWebhookRepository(db: Kysely<Database>) {
       id: string,
       secret: string,
       previousUntil: number,
-      accountId?: string,
+      scope: Scope,
       ifRotation?: number,
     ): Promise<{ endpoint: WebhookEndpoint; rotated: boolean } | undefined> {
       return db.transaction().execute(async (trx) => {
         let query = trx.selectFrom('webhook_endpoints').select(['secret']).where('id', '=', id);
-        if (accountId) query = query.where('account_id', '=', accountId);
+        if (scope.kind === 'account') query = query.where('account_id', '=', scope.accountId);
         const current = await query.executeTakeFirst();
         if (!current) return undefined;
         let update = trx
@@ -272,9 +273,9 @@ export function createWebhookRepository(db: Kysely<Database>) {
       });
     },
 
-    async enableEndpoint(id: string, accountId?: string): Promise<WebhookEndpoint | undefined> {
+    async enableEndpoint(id: string, scope: Scope): Promise<WebhookEndpoint | undefined> {
       let query = db.updateTable('webhook_endpoints').set({ disabled_at: null, disabled_reason: null }).where('id', '=', id);
-      if (accountId) query = query.where('account_id', '=', accountId);
+      if (scope.kind === 'account') query = query.where('account_id', '=', scope.accountId);
       const row = await query.returning(ENDPOINT_COLUMNS).executeTakeFirst();
       return row ? toEndpoint(row) : undefined;
     },
@@ -284,14 +285,19 @@ export function createWebhookRepository(db: Kysely<Database>) {
       return db.transaction().execute(async (trx) => (await enqueueEvent(trx, event, endpointId))[0]);
     },
 
-    /** Newest first. */
-    async listDeliveries(endpointId: string, limit: number): Promise<WebhookDelivery[]> {
-      const rows = await deliveriesWithType().where('d.endpoint_id', '=', endpointId).orderBy('d.seq', 'desc').limit(limit).execute();
+    /** Newest first; in an account's scope, only of that account's events. */
+    async listDeliveries(endpointId: string, limit: number, scope: Scope): Promise<WebhookDelivery[]> {
+      let query = deliveriesWithType().where('d.endpoint_id', '=', endpointId);
+      if (scope.kind === 'account') query = query.where('ev.account_id', '=', scope.accountId);
+      const rows = await query.orderBy('d.seq', 'desc').limit(limit).execute();
       return rows.map(toDelivery);
     },
 
-    async findDelivery(id: string): Promise<(WebhookDelivery & { accountId: string }) | undefined> {
-      const row = await deliveriesWithType().select('ev.account_id').where('d.id', '=', id).executeTakeFirst();
+    /** In an account's scope, only a delivery of that account's events. */
+    async findDelivery(id: string, scope: Scope): Promise<(WebhookDelivery & { accountId: string }) | undefined> {
+      let query = deliveriesWithType().select('ev.account_id').where('d.id', '=', id);
+      if (scope.kind === 'account') query = query.where('ev.account_id', '=', scope.accountId);
+      const row = await query.executeTakeFirst();
       return row ? { ...toDelivery(row), accountId: row.account_id } : undefined;
     },
 

@@ -7,6 +7,7 @@
 import { type Actor, CLI_ACTOR } from '../auth/key-management.js';
 import type { Account } from '../domain/account.js';
 import { forbidden, invalid, notFound } from '../domain/errors.js';
+import { type Scope, whereScoped } from '../domain/scope.js';
 import { HOUR_MS, isoOrNull } from '../domain/time.js';
 import {
   isSubscribableEventType,
@@ -35,9 +36,9 @@ export interface WebhookManagement {
   onQueued?: () => void;
 }
 
-/** Which account a change is limited to (the dashboard, GraphQL; the operator's CLI names none), and who made it. */
+/** Whose endpoints a change may touch (an account's: the dashboard, GraphQL; the operator's: the CLI), and who made it. */
 export interface EndpointChange {
-  accountId?: string | undefined;
+  scope: Scope;
   actor?: Actor | undefined;
 }
 
@@ -46,7 +47,7 @@ function recordChange(m: WebhookManagement, endpoint: WebhookEndpoint, kind: Act
   return m.activity.record({ accountId: endpoint.accountId, at: now, kind, detail, clientAddress: (actor ?? CLI_ACTOR).clientAddress });
 }
 
-const missing = (id: string, accountId: string | undefined) => notFound(`no webhook endpoint with id ${id}${accountId ? ' on this account' : ''}`);
+const missing = (id: string, scope: Scope) => notFound(`no webhook endpoint with id ${id}${whereScoped(scope)}`);
 
 export function assertEnterprise(account: Account): void {
   if (account.marketDataPlan !== 'enterprise') throw forbidden('webhooks need the enterprise market-data plan');
@@ -80,16 +81,16 @@ export async function registerEndpoint(
   return { endpoint, secret };
 }
 
-/** `accountId` limits every lookup to that account (GraphQL); the CLI, run by the operator, passes none. */
-async function ownEndpoint(m: WebhookManagement, id: string, accountId: string | undefined): Promise<WebhookEndpoint> {
-  const endpoint = await m.repo.findEndpoint(id, accountId);
-  if (!endpoint) throw missing(id, accountId);
+/** The endpoint, if in `scope`: another account's is missing. */
+async function ownEndpoint(m: WebhookManagement, id: string, scope: Scope): Promise<WebhookEndpoint> {
+  const endpoint = await m.repo.findEndpoint(id, scope);
+  if (!endpoint) throw missing(id, scope);
   return endpoint;
 }
 
-export async function deleteEndpoint(m: WebhookManagement, id: string, now: number, change: EndpointChange = {}): Promise<WebhookEndpoint> {
-  const deleted = await m.repo.deleteEndpoint(id, change.accountId);
-  if (!deleted) throw missing(id, change.accountId);
+export async function deleteEndpoint(m: WebhookManagement, id: string, now: number, change: EndpointChange): Promise<WebhookEndpoint> {
+  const deleted = await m.repo.deleteEndpoint(id, change.scope);
+  if (!deleted) throw missing(id, change.scope);
   await recordChange(m, deleted, 'webhook_deleted', 'deleted', now, change.actor);
   return deleted;
 }
@@ -110,15 +111,15 @@ export async function rotateSecret(
   m: WebhookManagement,
   id: string,
   now: number,
-  options: EndpointChange & { overlapMs?: number | undefined; ifRotation?: number | undefined } = {},
+  options: EndpointChange & { overlapMs?: number | undefined; ifRotation?: number | undefined },
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const overlap = options.overlapMs ?? DEFAULT_ROTATION_OVERLAP_MS;
   if (!Number.isInteger(overlap) || overlap < 0 || overlap > MAX_ROTATION_OVERLAP_MS) {
     throw invalid(`the overlap must be between 0 and ${MAX_ROTATION_OVERLAP_MS / HOUR_MS} hours`);
   }
   const secret = newSigningSecret();
-  const result = await m.repo.rotateSecret(id, secret, now + overlap, options.accountId, options.ifRotation);
-  if (!result) throw missing(id, options.accountId);
+  const result = await m.repo.rotateSecret(id, secret, now + overlap, options.scope, options.ifRotation);
+  if (!result) throw missing(id, options.scope);
   const { endpoint, rotated } = result;
   if (!rotated) throw new RotatedSince(endpoint);
   const previous = overlap === 0 ? 'the previous one stopped signing' : `the previous one signs until ${isoOrNull(now + overlap)}`;
@@ -126,16 +127,16 @@ export async function rotateSecret(
   return { endpoint, secret };
 }
 
-export async function enableEndpoint(m: WebhookManagement, id: string, now: number, change: EndpointChange = {}): Promise<WebhookEndpoint> {
-  const endpoint = await m.repo.enableEndpoint(id, change.accountId);
-  if (!endpoint) throw missing(id, change.accountId);
+export async function enableEndpoint(m: WebhookManagement, id: string, now: number, change: EndpointChange): Promise<WebhookEndpoint> {
+  const endpoint = await m.repo.enableEndpoint(id, change.scope);
+  if (!endpoint) throw missing(id, change.scope);
   await recordChange(m, endpoint, 'webhook_changed', 'enabled', now, change.actor);
   return endpoint;
 }
 
 /** Stops an endpoint by its owner's choice: it receives nothing, and its pending deliveries fail, until enabled. */
-export async function disableEndpoint(m: WebhookManagement, id: string, now: number, change: EndpointChange = {}): Promise<WebhookEndpoint> {
-  const endpoint = await ownEndpoint(m, id, change.accountId);
+export async function disableEndpoint(m: WebhookManagement, id: string, now: number, change: EndpointChange): Promise<WebhookEndpoint> {
+  const endpoint = await ownEndpoint(m, id, change.scope);
   if (endpoint.disabledAt !== null) return endpoint;
   const reason = 'disabled by its owner';
   await m.repo.disableEndpoint(endpoint.id, reason, now);
@@ -144,8 +145,8 @@ export async function disableEndpoint(m: WebhookManagement, id: string, now: num
 }
 
 /** Queues a `webhook.test` event for one endpoint. */
-export async function sendTestEvent(m: WebhookManagement, id: string, now: number, accountId?: string): Promise<WebhookDelivery> {
-  const endpoint = await ownEndpoint(m, id, accountId);
+export async function sendTestEvent(m: WebhookManagement, id: string, now: number, scope: Scope): Promise<WebhookDelivery> {
+  const endpoint = await ownEndpoint(m, id, scope);
   if (endpoint.disabledAt !== null) throw invalid(`webhook endpoint ${id} is disabled (${endpoint.disabledReason}); enable it first`);
   const delivery = await m.repo.enqueueFor(endpoint.id, testEvent(endpoint.accountId, endpoint.id, now));
   if (!delivery) throw notFound(`no webhook endpoint with id ${id}`);
@@ -154,18 +155,18 @@ export async function sendTestEvent(m: WebhookManagement, id: string, now: numbe
 }
 
 /** Sends a delivery again from the start of the schedule, same `webhook-id` and body. */
-export async function replayDelivery(m: WebhookManagement, id: string, now: number, accountId?: string): Promise<WebhookDelivery> {
-  const delivery = await m.repo.findDelivery(id);
-  if (!delivery || (accountId && delivery.accountId !== accountId)) throw notFound(`no webhook delivery with id ${id}${accountId ? ' on this account' : ''}`);
-  const endpoint = await ownEndpoint(m, delivery.endpointId, accountId);
+export async function replayDelivery(m: WebhookManagement, id: string, now: number, scope: Scope): Promise<WebhookDelivery> {
+  const delivery = await m.repo.findDelivery(id, scope);
+  if (!delivery) throw notFound(`no webhook delivery with id ${id}${whereScoped(scope)}`);
+  const endpoint = await ownEndpoint(m, delivery.endpointId, scope);
   if (endpoint.disabledAt !== null) throw invalid(`webhook endpoint ${endpoint.id} is disabled (${endpoint.disabledReason}); enable it first`);
   await m.repo.replay(id, now);
   m.onQueued?.();
   return { ...delivery, status: 'pending', attempts: 0, nextAttemptAt: now, finishedAt: null };
 }
 
-export async function listDeliveries(m: WebhookManagement, endpointId: string, limit: number, accountId?: string): Promise<WebhookDelivery[]> {
-  await ownEndpoint(m, endpointId, accountId);
+export async function listDeliveries(m: WebhookManagement, endpointId: string, limit: number, scope: Scope): Promise<WebhookDelivery[]> {
+  await ownEndpoint(m, endpointId, scope);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalid('limit must be an integer from 1 to 100');
-  return m.repo.listDeliveries(endpointId, limit);
+  return m.repo.listDeliveries(endpointId, limit, scope);
 }

@@ -12,6 +12,7 @@ import { type CliResult, runCli } from '../support/cli.js';
 import { availableEngines, ENGINES, type EngineSetup } from '../support/engines.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 import { within } from '../support/wait.js';
+import { accountScope } from '../../src/domain/scope.js';
 
 const engines = await availableEngines();
 /** D2's bound on how soon running servers apply a change made anywhere. */
@@ -184,7 +185,7 @@ describe.each(ENGINES.map((e) => [e.name, e] as const))('on %s', (_name, engine)
     expect((await cli('keys', 'rotate', first.id, '--revoke-old')).code).toBe(0);
 
     const { key: theirs, keyId: theirId } = await t.createKey('free');
-    const error = await revokeKey(t.service.store, theirId, Date.now(), { clientAddress: '198.51.100.1' }, { accountId }).catch((e: unknown) => e);
+    const error = await revokeKey(t.service.store, theirId, Date.now(), { clientAddress: '198.51.100.1' }, accountScope(accountId)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject({ kind: 'not_found' });
     await new Promise((r) => setTimeout(r, 500)); // more than a poll: a revocation would have been seen

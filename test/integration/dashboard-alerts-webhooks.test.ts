@@ -16,6 +16,7 @@ import { csrfOf, rowsOf, signedUpAgent, submit, textOf } from '../support/dashbo
 import { bearer, realSecond, startTestService, TestClock, type TestService } from '../support/service.js';
 import { within } from '../support/wait.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { accountScope } from '../../src/domain/scope.js';
 
 let t: TestService;
 let receiver: WebhookReceiver;
@@ -133,7 +134,7 @@ describe('Alerts page', () => {
       .send({ csrf: csrfOf(page.text), action: 'create', symbol: 'BTC/USD', kind: 'price_above', threshold: '1' });
     expect(refused.status).toBe(403);
     expect(refused.text).toContain('price alerts need the pro or enterprise market-data plan');
-    expect(await t.service.store.priceAlerts.list({ accountId })).toEqual([]);
+    expect(await t.service.store.priceAlerts.list({ scope: accountScope(accountId) })).toEqual([]);
   });
 
   it("another account cannot cancel this account's alert: answered like a missing one, the alert stays active", async () => {
@@ -202,7 +203,7 @@ describe('Webhooks page', () => {
     const alert = /role="alert">([^<]*)</.exec(refused.text)?.[1];
     expect(textOf(alert ?? '')).toMatch(message);
     expect(refused.text).not.toContain('signing-secret');
-    expect(await t.service.store.webhooks.listEndpoints(accountId)).toEqual([]);
+    expect(await t.service.store.webhooks.listEndpoints(accountScope(accountId))).toEqual([]);
   });
 
   it('an add form sent again (a reload of the page that showed the secret) adds no second endpoint, and says which it added', async () => {
@@ -225,11 +226,11 @@ describe('Webhooks page', () => {
     expect(again.status).toBe(409);
     expect(secretOf(again.text)).toBeUndefined();
     expect(textOf(again.text)).toContain(`This form already added the endpoint ${url}`);
-    expect(await t.service.store.webhooks.listEndpoints(accountId)).toHaveLength(1);
+    expect(await t.service.store.webhooks.listEndpoints(accountScope(accountId))).toHaveLength(1);
 
     // The form shown again adds one for the same URL if asked: only a form sent twice is refused.
     expect((await send(await formOf())).status).toBe(200);
-    expect(await t.service.store.webhooks.listEndpoints(accountId)).toHaveLength(2);
+    expect(await t.service.store.webhooks.listEndpoints(accountScope(accountId))).toHaveLength(2);
   });
 
   it('a Rotate form sent again (a reload of the page that showed the new secret) rotates nothing more: the secret shown and the one before both still sign', async () => {
@@ -289,7 +290,7 @@ describe('Webhooks page', () => {
       .type('form')
       .send({ csrf: csrfOf(page.text), action: 'add', url: receiver.url('/evil') });
     expect(refused.status).toBe(403);
-    expect(await t.service.store.webhooks.listEndpoints(accountId)).toEqual([]);
+    expect(await t.service.store.webhooks.listEndpoints(accountScope(accountId))).toEqual([]);
   });
 
   it('a Pro account is told webhooks need Enterprise, gets no form, and its POST is refused (403)', async () => {
@@ -302,7 +303,7 @@ describe('Webhooks page', () => {
       .type('form')
       .send({ csrf: csrfOf(page.text), action: 'add', url: receiver.url('/pro') });
     expect(refused.status).toBe(403);
-    expect(await t.service.store.webhooks.listEndpoints(accountId)).toEqual([]);
+    expect(await t.service.store.webhooks.listEndpoints(accountScope(accountId))).toEqual([]);
   });
 
   it("rotate shows the new secret once, disable and enable, delete after a confirmation: each in the account's activity, never a secret", async () => {
@@ -327,13 +328,13 @@ describe('Webhooks page', () => {
 
     const confirm = await agent.get(`/account/webhooks?delete=${endpoint!.id}`);
     expect(confirm.text).toContain('>Delete endpoint</button>');
-    expect(await t.service.store.webhooks.listEndpoints(accountId)).toHaveLength(1); // asking deletes nothing
+    expect(await t.service.store.webhooks.listEndpoints(accountScope(accountId))).toHaveLength(1); // asking deletes nothing
     const deleted = await agent
       .post('/account/webhooks')
       .type('form')
       .send({ csrf: csrfOf(confirm.text), action: 'delete', id: endpoint!.id });
     expect(deleted.headers.location).toBe('/account/webhooks?done=deleted');
-    expect(await t.service.store.webhooks.listEndpoints(accountId)).toEqual([]);
+    expect(await t.service.store.webhooks.listEndpoints(accountScope(accountId))).toEqual([]);
 
     const activity = (await t.service.store.activity.list(accountId)).filter((a) => a.kind.startsWith('webhook_')).reverse();
     expect(activity.map((a) => [a.kind, a.detail.replace(/until \S+/, 'until …')])).toEqual([
@@ -361,7 +362,7 @@ describe('Webhooks page', () => {
       expect(refused.text).not.toContain('signing-secret');
     }
     expect((await other.agent.get(`/account/webhooks?delete=${endpoint!.id}`)).status).toBe(404);
-    expect(await t.service.store.webhooks.listEndpoints(owner.accountId)).toMatchObject([{ id: endpoint!.id, disabledAt: null }]);
+    expect(await t.service.store.webhooks.listEndpoints(accountScope(owner.accountId))).toMatchObject([{ id: endpoint!.id, disabledAt: null }]);
   });
 
   it("the operator's CLI goes through the same rules: its endpoint changes are in the account's activity too, without a client address", async () => {

@@ -9,6 +9,7 @@ import { createPgSchema, postgresAvailable } from '../support/engines.js';
 import { csrfOf, signedUpAgent } from '../support/dashboard.js';
 import { bearer, closeAll, startTestService } from '../support/service.js';
 import { within } from '../support/wait.js';
+import { accountScope } from '../../src/domain/scope.js';
 
 const maybe = (await postgresAvailable()) ? it : it.skip;
 
@@ -30,7 +31,7 @@ maybe('one cookie works on both instances; sign-out and a revoked key reach both
     const account = (await one.service.store.accounts.findAccount(user.accountId))!;
     const issued = await issueKey(one.service.store, account, { name: 'shared' }, Date.now(), { clientAddress: '127.0.0.1' });
     for (const t of [one, two]) expect((await t.a.get('/api/v1/markets').set(bearer(issued.key))).status).toBe(200);
-    await revokeKey(two.service.store, issued.record.id, Date.now(), { clientAddress: '127.0.0.1' }, { accountId: account.id });
+    await revokeKey(two.service.store, issued.record.id, Date.now(), { clientAddress: '127.0.0.1' }, accountScope(account.id));
     const refusedWithin = await within(2_000, async () => {
       const [a, b] = await Promise.all([one, two].map((t) => t.a.get('/api/v1/markets').set(bearer(issued.key))));
       return a!.status === 401 && b!.status === 401;

@@ -10,6 +10,7 @@ import { createStore, openStore } from '../../src/store/index.js';
 import { CLI_MAIN, REPO_ROOT, runCli } from '../support/cli.js';
 import { spawnService } from '../support/child-service.js';
 import { postgresAvailable, PROCESS_ENGINES } from '../support/engines.js';
+import { accountScope } from '../../src/domain/scope.js';
 
 const pg = await postgresAvailable();
 const DAY_LIMIT = 50;
@@ -114,7 +115,7 @@ describe.each(PROCESS_ENGINES)('kill -9 on $name', (engine) => {
         const store = createStore(await openStore({ dataDir: env.DATA_DIR!, databaseUrl: env.DATABASE_URL }));
         try {
           for (const key of cliKeys) expect(await store.accounts.findKeyByHash(hashApiKey(key))).toBeDefined();
-          const alertIds = new Set((await store.priceAlerts.list({ accountId: pro.account_id })).map((a) => a.id));
+          const alertIds = new Set((await store.priceAlerts.list({ scope: accountScope(pro.account_id) })).map((a) => a.id));
           for (const id of acknowledged) expect(alertIds).toContain(id);
           const movementIds = new Set((await store.prediction.latestAlerts(100_000)).map((a) => a.id));
           for (const id of shown) expect(movementIds).toContain(id);

@@ -3,6 +3,7 @@ import { hashApiKey } from '../../src/auth/api-key.js';
 import { createStore, openStore } from '../../src/store/index.js';
 import { issueKey } from '../support/keys.js';
 import { describeOnEachEngine } from '../support/store-suite.js';
+import { accountScope, OPERATOR_SCOPE } from '../../src/domain/scope.js';
 
 describeOnEachEngine('store', (suite) => {
   const { maybe } = suite;
@@ -150,26 +151,27 @@ describeOnEachEngine('store', (suite) => {
     const second = await suite.store.priceAlerts.create({ ...common, symbol: 'BTC/USD', kind: 'price_below', now: 10 });
     const third = await suite.store.priceAlerts.create({ ...common, symbol: 'EUR/USD', kind: 'price_above', now: 20 });
 
-    const all = await suite.store.priceAlerts.list({ accountId: account.id });
+    const all = await suite.store.priceAlerts.list({ scope: accountScope(account.id) });
     expect(all.map((a) => a.id)).toEqual([third.id, second.id, first.id]);
-    expect((await suite.store.priceAlerts.list({ accountId: account.id, symbol: 'BTC/USD' })).length).toBe(2);
+    expect((await suite.store.priceAlerts.list({ scope: accountScope(account.id), symbol: 'BTC/USD' })).length).toBe(2);
 
     expect(await suite.store.priceAlerts.transition(first.id, 'triggered', 50)).toBe(true);
     expect(await suite.store.priceAlerts.transition(first.id, 'triggered', 60)).toBe(false);
     expect(await suite.store.priceAlerts.transition(first.id, 'expired', 70)).toBe(false);
-    const triggered = await suite.store.priceAlerts.list({ accountId: account.id, status: 'triggered' });
+    const triggered = await suite.store.priceAlerts.list({ scope: accountScope(account.id), status: 'triggered' });
     expect(triggered).toEqual([{ ...first, status: 'triggered', triggeredAt: 50 }]);
     expect((await suite.store.priceAlerts.listActive()).map((a) => a.id).sort()).toEqual([second.id, third.id].sort());
 
     // Cancelling: only the owner's alert, once; then gone from every listing and from the active set the evaluator reads.
-    expect(await suite.store.priceAlerts.cancel(second.id, 'acct_someone_else')).toBeUndefined();
-    expect(await suite.store.priceAlerts.cancel(second.id, account.id)).toEqual(second);
-    expect(await suite.store.priceAlerts.cancel(second.id)).toBeUndefined();
-    expect(await suite.store.priceAlerts.findById(second.id)).toBeUndefined();
-    expect(await suite.store.priceAlerts.findById(third.id)).toEqual(third);
+    expect(await suite.store.priceAlerts.cancel(second.id, accountScope('acct_someone_else'))).toBeUndefined();
+    expect(await suite.store.priceAlerts.cancel(second.id, accountScope(account.id))).toEqual(second);
+    expect(await suite.store.priceAlerts.cancel(second.id, OPERATOR_SCOPE)).toBeUndefined();
+    expect(await suite.store.priceAlerts.findById(second.id, OPERATOR_SCOPE)).toBeUndefined();
+    expect(await suite.store.priceAlerts.findById(third.id, OPERATOR_SCOPE)).toEqual(third);
+    expect(await suite.store.priceAlerts.findById(third.id, accountScope('acct_someone_else'))).toBeUndefined();
     expect((await suite.store.priceAlerts.listActive()).map((a) => a.id)).toEqual([third.id]);
-    expect((await suite.store.priceAlerts.list()).map((a) => a.id)).toEqual(expect.arrayContaining([first.id, third.id]));
+    expect((await suite.store.priceAlerts.list({ scope: OPERATOR_SCOPE })).map((a) => a.id)).toEqual(expect.arrayContaining([first.id, third.id]));
     // Without an account (the operator's CLI), any alert.
-    expect(await suite.store.priceAlerts.cancel(first.id)).toEqual({ ...first, status: 'triggered', triggeredAt: 50 });
+    expect(await suite.store.priceAlerts.cancel(first.id, OPERATOR_SCOPE)).toEqual({ ...first, status: 'triggered', triggeredAt: 50 });
   });
 });

@@ -7,6 +7,7 @@ import { type Actor, CLI_ACTOR, issueKey, listKeys, openAccount, revokeKey, rota
 import { type Account, MAX_LIVE_KEYS_PER_ACCOUNT } from '../../src/domain/account.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { describeOnEachEngine } from '../support/store-suite.js';
+import { accountScope, OPERATOR_SCOPE } from '../../src/domain/scope.js';
 
 const T0 = Date.UTC(2026, 10, 25, 12);
 const DASHBOARD: Actor = { clientAddress: '203.0.113.7' };
@@ -31,12 +32,12 @@ describeOnEachEngine('key management', (suite) => {
     const account = await newAccount();
     const expiring = await issueKey(suite.store, account, { name: 'short', expiresAt: T0 + 1_000 }, T0, DASHBOARD);
     const revoked = await issueKey(suite.store, account, { name: 'gone' }, T0, DASHBOARD);
-    await revokeKey(suite.store, revoked.record.id, T0, DASHBOARD);
+    await revokeKey(suite.store, revoked.record.id, T0, DASHBOARD, OPERATOR_SCOPE);
     // The first key, the expiring one, and 18 more: 20 live.
     for (let i = 0; i < MAX_LIVE_KEYS_PER_ACCOUNT - 2; i++) await issueKey(suite.store, account, { name: `k${i}` }, T0, DASHBOARD);
     await refused(issueKey(suite.store, account, { name: 'one too many' }, T0, DASHBOARD), 'invalid', /at most 20 live keys .*revoke one first/);
-    await refused(rotateKey(suite.store, expiring.record.id, T0, DASHBOARD), 'invalid', /at most 20 live keys/);
-    const rotated = await rotateKey(suite.store, expiring.record.id, T0, DASHBOARD, { revokeOld: true });
+    await refused(rotateKey(suite.store, expiring.record.id, T0, DASHBOARD, { scope: OPERATOR_SCOPE }), 'invalid', /at most 20 live keys/);
+    const rotated = await rotateKey(suite.store, expiring.record.id, T0, DASHBOARD, { scope: OPERATOR_SCOPE, revokeOld: true });
     expect(rotated.record).toMatchObject({ name: 'short', expiresAt: T0 + 1_000 });
     expect(await suite.store.accounts.countLiveKeys(account.id, T0)).toBe(MAX_LIVE_KEYS_PER_ACCOUNT);
 
@@ -57,15 +58,15 @@ describeOnEachEngine('key management', (suite) => {
       /must be in the future/,
     );
     const short = await issueKey(suite.store, account, { name: 'short', expiresAt: T0 + 10 }, T0, CLI_ACTOR);
-    await refused(rotateKey(suite.store, short.record.id, T0 + 10, CLI_ACTOR), 'invalid', /is expired; create a new key/);
+    await refused(rotateKey(suite.store, short.record.id, T0 + 10, CLI_ACTOR, { scope: OPERATOR_SCOPE }), 'invalid', /is expired; create a new key/);
   });
 
   maybe("never touches another account's key where an account is named", async () => {
     const mine = await newAccount();
     const theirs = await openAccount(suite.store, { name: 'theirs', marketDataPlan: 'pro', predictionPlan: 'none' }, T0, CLI_ACTOR);
-    await refused(revokeKey(suite.store, theirs.record.id, T0, DASHBOARD, { accountId: mine.id }), 'not_found', /no key with id key_\w+ on this account/);
-    await refused(rotateKey(suite.store, theirs.record.id, T0, DASHBOARD, { accountId: mine.id }), 'not_found', /on this account/);
-    await refused(revokeKey(suite.store, 'key_missing', T0, CLI_ACTOR), 'not_found', /no key with id key_missing/);
+    await refused(revokeKey(suite.store, theirs.record.id, T0, DASHBOARD, accountScope(mine.id)), 'not_found', /no key with id key_\w+ on this account/);
+    await refused(rotateKey(suite.store, theirs.record.id, T0, DASHBOARD, { scope: accountScope(mine.id) }), 'not_found', /on this account/);
+    await refused(revokeKey(suite.store, 'key_missing', T0, CLI_ACTOR, OPERATOR_SCOPE), 'not_found', /no key with id key_missing/);
     const found = await suite.store.accounts.findKeyByHash(hashApiKey(theirs.key));
     expect(found).toMatchObject({ revokedAt: null });
     expect((await listKeys(suite.store, theirs.account)).map((k) => k.id)).toEqual([theirs.record.id]);
@@ -75,10 +76,10 @@ describeOnEachEngine('key management', (suite) => {
   maybe('writes each change to the activity log with the actor, naming the key and never showing it', async () => {
     const created = await openAccount(suite.store, { name: 'log', marketDataPlan: 'free', predictionPlan: 'none' }, T0, CLI_ACTOR);
     const second = await issueKey(suite.store, created.account, { name: 'ci', expiresAt: T0 + 86_400_000 }, T0 + 1, DASHBOARD);
-    const rotated = await rotateKey(suite.store, second.record.id, T0 + 2, DASHBOARD, { revokeOld: true });
-    const again = await revokeKey(suite.store, second.record.id, T0 + 3, DASHBOARD);
+    const rotated = await rotateKey(suite.store, second.record.id, T0 + 2, DASHBOARD, { scope: OPERATOR_SCOPE, revokeOld: true });
+    const again = await revokeKey(suite.store, second.record.id, T0 + 3, DASHBOARD, OPERATOR_SCOPE);
     expect(again).toMatchObject({ already: true, key: { revokedAt: T0 + 2 } });
-    const revoked = await revokeKey(suite.store, created.record.id, T0 + 4, CLI_ACTOR);
+    const revoked = await revokeKey(suite.store, created.record.id, T0 + 4, CLI_ACTOR, OPERATOR_SCOPE);
     expect(revoked).toMatchObject({ already: false, key: { revokedAt: T0 + 4 } });
 
     const log = await suite.store.activity.list(created.account.id);

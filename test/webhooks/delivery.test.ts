@@ -22,6 +22,7 @@ import { realSecond, TestClock } from '../support/service.js';
 import { describeOnEachEngine } from '../support/store-suite.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { within } from '../support/wait.js';
+import { OPERATOR_SCOPE } from '../../src/domain/scope.js';
 
 const LOOPBACK: DestinationPolicy = { allowHttp: true, allowedNetworks: ['127.0.0.0/8'] };
 /** The injected clock starts at the real second: the verifier checks timestamps against its own clock. */
@@ -99,7 +100,7 @@ describeOnEachEngine('webhook delivery', (suite) => {
     return alert;
   }
 
-  const deliveriesOf = async (endpointId: string): Promise<WebhookDelivery[]> => suite.store.webhooks.listDeliveries(endpointId, 100);
+  const deliveriesOf = async (endpointId: string): Promise<WebhookDelivery[]> => suite.store.webhooks.listDeliveries(endpointId, 100, OPERATOR_SCOPE);
 
   maybe('an alert trigger is one delivery, signed so that standardwebhooks verifies it', async () => {
     const { account, endpoint, secret } = await enterpriseWithEndpoint();
@@ -231,8 +232,8 @@ describeOnEachEngine('webhook delivery', (suite) => {
     clock.advance(1);
     expect(await suite.store.webhooks.pruneFinished(clock.now() - RETENTION_MS)).toBeGreaterThanOrEqual(1);
     expect((await deliveriesOf(endpoint.id)).map((d) => d.id)).toEqual([pending!.id]);
-    expect(await suite.store.webhooks.findDelivery(delivered!.id)).toBeUndefined();
-    expect(await suite.store.webhooks.findDelivery(pending!.id)).toMatchObject({ status: 'pending' });
+    expect(await suite.store.webhooks.findDelivery(delivered!.id, OPERATOR_SCOPE)).toBeUndefined();
+    expect(await suite.store.webhooks.findDelivery(pending!.id, OPERATOR_SCOPE)).toMatchObject({ status: 'pending' });
   });
 
   maybe('a receiver that hangs is an attempt that times out, retried on the schedule', async () => {
@@ -251,7 +252,10 @@ describeOnEachEngine('webhook delivery', (suite) => {
     const worker = startWorker();
     await triggerAlert(account.accountId);
     await worker.drain();
-    expect(await suite.store.webhooks.findEndpoint(endpoint.id)).toMatchObject({ disabledAt: T0, disabledReason: 'the receiver answered 410 Gone' });
+    expect(await suite.store.webhooks.findEndpoint(endpoint.id, OPERATOR_SCOPE)).toMatchObject({
+      disabledAt: T0,
+      disabledReason: 'the receiver answered 410 Gone',
+    });
     expect((await deliveriesOf(endpoint.id))[0]).toMatchObject({ status: 'failed', attempts: 1, lastStatus: 410 });
     clock.advance(RETRY_DELAYS_MS[0]);
     await triggerAlert(account.accountId);
@@ -291,7 +295,7 @@ describeOnEachEngine('webhook delivery', (suite) => {
     expect(attemptTimes.slice(1).map((t, i) => t - attemptTimes[i]!)).toEqual([...RETRY_DELAYS_MS]);
     expect(attemptTimes.at(-1)! - T0).toBe((27 * 60 + 35) * 60_000 + 5_000);
     expect((await deliveriesOf(endpoint.id))[0]).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS, lastError: 'the receiver answered 503' });
-    const disabled = await suite.store.webhooks.findEndpoint(endpoint.id);
+    const disabled = await suite.store.webhooks.findEndpoint(endpoint.id, OPERATOR_SCOPE);
     expect(disabled!.disabledReason).toMatch(
       /every delivery failed for the whole retry schedule \(8 attempts over about 28 h\); last: the receiver answered 503/,
     );
@@ -399,7 +403,7 @@ describeOnEachEngine('webhook delivery', (suite) => {
       { repo: suite.store.webhooks, activity: suite.store.activity, policy: LOOPBACK },
       endpoint.id,
       clock.now(),
-      { overlapMs: 1_000 },
+      { scope: OPERATOR_SCOPE, overlapMs: 1_000 },
     );
     const worker = startWorker();
     await triggerAlert(account.accountId);

@@ -7,6 +7,7 @@ import { normalizeSymbol, parseSymbolList, unknownSymbolsMessage } from '../../d
 import { invalid as badRequest, notFound } from '../../domain/errors.js';
 import type { Resolvers } from '../generated/resolvers.js';
 import { assertIntInRange } from './arguments.js';
+import { accountScope } from '../../domain/scope.js';
 
 export const marketDataResolvers: Resolvers = {
   Query: {
@@ -49,9 +50,8 @@ export const marketDataResolvers: Resolvers = {
     },
 
     async priceAlert(_root, { id }, { principal, services }) {
-      const alert = await services.store.priceAlerts.findById(id);
       // Another account's alert is answered like a missing one: ids are not a way to probe.
-      return alert?.accountId === principal!.account.id ? alert : null;
+      return (await services.store.priceAlerts.findById(id, accountScope(principal!.account.id))) ?? null;
     },
   },
 

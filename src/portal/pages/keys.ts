@@ -19,6 +19,7 @@ import { type Html, html } from '../html.js';
 import { confirmButton, distinctNames, postButton, postForm, secretField, stackedCell, stackedTableHead } from '../layout.js';
 import type { PortalAnswer, PortalPage, PortalRequest } from '../portal-handler.js';
 import { actorOf, noticeOf, signedInAccount, timeCell, utcText } from './signed-in-account.js';
+import { accountScope } from '../../domain/scope.js';
 
 const PATH = '/account/keys';
 
@@ -195,7 +196,7 @@ export const keysPage: PortalPage = {
     const account = await signedInAccount(r);
     const { store } = r.services;
     const now = r.services.now();
-    const scope = { accountId: account.id };
+    const scope = accountScope(account.id);
     const shownOnce = async (issued: IssuedKey, notice: string): Promise<PortalAnswer> => {
       r.form = new URLSearchParams(); // the create form starts empty again
       return { html: r.render('API keys', await mainBody(r, account, newKeyPanel(r, issued)), { notice, section: 'keys' }), status: 201 };
@@ -215,7 +216,7 @@ export const keysPage: PortalPage = {
         const made = old && madeByThisForm(r, keys, old.name);
         if (made) return alreadyMade(r, made);
         const revokeOld = r.form.get('revokeOld') === 'yes';
-        const issued = await rotateKey(store, r.form.get('id') ?? '', now, actorOf(r), { ...scope, revokeOld });
+        const issued = await rotateKey(store, r.form.get('id') ?? '', now, actorOf(r), { scope, revokeOld });
         if (revokeOld) r.services.keysRevoked([issued.replaced.id]);
         return shownOnce(
           issued,

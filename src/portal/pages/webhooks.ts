@@ -25,6 +25,7 @@ import { type Html, html } from '../html.js';
 import { postButton, postForm, secretField, stackedCell, stackedTableHead } from '../layout.js';
 import type { PortalAnswer, PortalPage, PortalRequest } from '../portal-handler.js';
 import { actorOf, noticeOf, signedInAccount, timeCell, utcText } from './signed-in-account.js';
+import { accountScope } from '../../domain/scope.js';
 
 const PATH = '/account/webhooks';
 /** How many of the latest deliveries the page lists, over all endpoints. */
@@ -96,7 +97,7 @@ async function addedByThisForm(r: PortalRequest, account: Account): Promise<Webh
   const raw = r.form.get('url') ?? '';
   if (!/^\d{1,15}$/.test(after) || !URL.canParse(raw)) return undefined;
   const url = new URL(raw).href; // as registerEndpoint stores it
-  return (await r.services.webhooks.repo.listEndpoints(account.id)).find((e) => e.url === url && e.createdAt > Number(after));
+  return (await r.services.webhooks.repo.listEndpoints(accountScope(account.id))).find((e) => e.url === url && e.createdAt > Number(after));
 }
 
 function alreadyAdded(r: PortalRequest, endpoint: WebhookEndpoint): Promise<PortalAnswer> {
@@ -164,8 +165,9 @@ function notEnterprise(account: Account) {
 }
 
 async function mainBody(r: PortalRequest, account: Account, top: Html | '' = '') {
-  const endpoints = await r.services.webhooks.repo.listEndpoints(account.id);
-  const lists = await Promise.all(endpoints.map((e) => listDeliveries(r.services.webhooks, e.id, DELIVERIES_SHOWN, account.id)));
+  const scope = accountScope(account.id);
+  const endpoints = await r.services.webhooks.repo.listEndpoints(scope);
+  const lists = await Promise.all(endpoints.map((e) => listDeliveries(r.services.webhooks, e.id, DELIVERIES_SHOWN, scope)));
   const deliveries = lists
     .flat()
     .sort((a, b) => b.createdAt - a.createdAt || b.id.localeCompare(a.id))
@@ -177,7 +179,7 @@ ${addForm(r, Math.max(0, ...endpoints.map((e) => e.createdAt)))}`;
 }
 
 async function confirmDelete(r: PortalRequest, account: Account, id: string): Promise<PortalAnswer> {
-  const endpoint = await r.services.webhooks.repo.findEndpoint(id, account.id);
+  const endpoint = await r.services.webhooks.repo.findEndpoint(id, accountScope(account.id));
   if (!endpoint) {
     const body = html`<p><a href="${PATH}">Back to webhooks</a></p>`;
     return { html: r.render('Webhooks', body, { error: `no webhook endpoint with id ${id} on this account`, section: 'webhooks' }), status: 404 };
@@ -206,7 +208,7 @@ export const webhooksPage: PortalPage = {
     const m = r.services.webhooks;
     const now = r.services.now();
     const id = r.form.get('id') ?? '';
-    const change = { accountId: account.id, actor: actorOf(r) };
+    const change = { scope: accountScope(account.id), actor: actorOf(r) };
     const withSecret = async (made: { endpoint: WebhookEndpoint; secret: string }, rotated: boolean, notice: string): Promise<PortalAnswer> => {
       r.form = new URLSearchParams(); // the add form starts empty again
       const body = await mainBody(r, account, secretPanel(made.endpoint, made.secret, rotated));
@@ -229,10 +231,10 @@ export const webhooksPage: PortalPage = {
         return withSecret(made, true, `The endpoint ${made.endpoint.url} has a new signing secret.`);
       }
       case 'test':
-        await sendTestEvent(m, id, now, account.id);
+        await sendTestEvent(m, id, now, change.scope);
         return { redirect: `${PATH}?done=tested` };
       case 'replay':
-        await replayDelivery(m, id, now, account.id);
+        await replayDelivery(m, id, now, change.scope);
         return { redirect: `${PATH}?done=replayed` };
       case 'enable':
         await enableEndpoint(m, id, now, change);
