@@ -9,22 +9,17 @@
  * serious or critical violation, and no page wider than the window. All of it at 390 px (a phone)
  * and 1280 px (a laptop) wide.
  */
-import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { utcDate } from '../../src/domain/time.js';
 import { runCli } from '../support/cli.js';
 import { bearer, realSecond, startTestService, TestClock, type TestService } from '../support/service.js';
+import { CHROMIUM, gated } from '../support/gates.js';
 import { within } from '../support/wait.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 
-const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && fs.existsSync(p));
-if (!CHROMIUM) {
-  if (process.env.REQUIRE_SERVICES === '1') throw new Error('REQUIRE_SERVICES=1 but no chromium (apt-get install chromium, or set CHROMIUM_PATH)');
-  console.warn('SKIPPING dashboard browser tests: no chromium (apt-get install chromium, or set CHROMIUM_PATH)');
-}
-const maybe = CHROMIUM ? it : it.skip;
+const maybe = gated('chromium');
 const PASSWORD = 'correct horse battery staple';
 
 let t: TestService;

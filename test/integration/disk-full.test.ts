@@ -5,19 +5,33 @@
  * refused 503 (their day count cannot be kept, and nothing is admitted unmetered); /ready says
  * `disk_full` with the data directory; a CLI write says the data directory's disk is full in one
  * line; once space is freed, all go through again and /ready is ready, without a restart. Needs
- * root to mount (CI runs as root); skipped with a message elsewhere.
+ * root to mount (CI runs as root) or MGW_TEST_SMALL_FS (gates.ts); skipped with a message elsewhere.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runCli } from '../support/cli.js';
+import { gated, SMALL_FS } from '../support/gates.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 
-const mountPoint = fs.mkdtempSync(path.join(os.tmpdir(), 'mgw-full-'));
-const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=16m', 'tmpfs', mountPoint]).status === 0;
-if (!mounted) console.warn('SKIPPING the full-disk test: cannot mount a tmpfs here (needs root)');
-const maybe = mounted ? it : it.skip;
+const maybe = gated('disk to fill');
+
+/**
+ * The small file system this test fills: a folder on MGW_TEST_SMALL_FS, or a 16 MB tmpfs mounted
+ * (as root) when the test starts, never when the file is read (a filtered-out run mounts nothing).
+ */
+let mountPoint: string | undefined;
+let mounted = false;
+function smallFileSystem(): string {
+  const dir = fs.mkdtempSync(path.join(SMALL_FS ?? os.tmpdir(), 'mgw-full-'));
+  mountPoint = dir;
+  if (SMALL_FS) return dir;
+  const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=16m', 'tmpfs', dir], { encoding: 'utf8' });
+  if (mount.status !== 0) throw new Error(`cannot mount a tmpfs on ${dir}: ${mount.stderr}`);
+  mounted = true;
+  return dir;
+}
 
 let t: TestService | undefined;
 const logLines: string[] = [];
@@ -26,8 +40,8 @@ afterAll(async () => {
   children.abort();
   await t?.close();
   // A process still holding a file there would make umount fail: detach it then (-l), never leave it mounted.
-  if (mounted && spawnSync('umount', [mountPoint]).status !== 0) spawnSync('umount', ['-l', mountPoint]);
-  fs.rmSync(mountPoint, { recursive: true, force: true });
+  if (mounted && spawnSync('umount', [mountPoint!]).status !== 0) spawnSync('umount', ['-l', mountPoint!]);
+  if (mountPoint) fs.rmSync(mountPoint, { recursive: true, force: true });
 });
 
 /** Fills the file system with one file until it refuses a byte more. */
@@ -48,7 +62,8 @@ const CREATE = 'mutation($in: CreatePriceAlertInput!) { createPriceAlert(input: 
 maybe(
   'writes on a full disk are SERVICE_UNAVAILABLE and logged as a full disk; acknowledged ones stay; metered reads 503; /ready and the CLI name the data directory; freed space heals',
   async () => {
-    const dataDir = path.join(mountPoint, 'data');
+    const small = smallFileSystem();
+    const dataDir = path.join(small, 'data');
     fs.mkdirSync(dataDir);
     t = await startTestService({ dataDir, env: { LOG_LEVEL: 'warn' }, logSink: { write: (line) => void logLines.push(line) } });
     const { key } = await t.createKey('enterprise'); // unmetered: the disk, not the quota, must say no
@@ -64,7 +79,7 @@ maybe(
     // file system had left, so none of the writes after the fill need get through.
     const acknowledged: string[] = [];
     for (let i = 0; i < 3; i++) acknowledged.push((await create(-i - 1)).body.data.createPriceAlert.id);
-    fill(path.join(mountPoint, 'filler'));
+    fill(path.join(small, 'filler'));
     let refusal: { code?: string } | undefined;
     for (let i = 0; i < 2_000 && !refusal; i++) {
       const res = await create(i);
@@ -108,7 +123,7 @@ maybe(
       stderr: `error: the disk holding the data directory ${dataDir} is full (database or disk is full); free space and retry\n`,
     });
 
-    fs.rmSync(path.join(mountPoint, 'filler'));
+    fs.rmSync(path.join(small, 'filler'));
     const readyAgain = await t.a.get('/ready'); // no write needed to notice: a look at the free space
     expect({ status: readyAgain.status, checks: readyAgain.body.checks, storage: readyAgain.body.storage }).toEqual({
       status: 200,

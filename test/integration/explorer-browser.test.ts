@@ -5,17 +5,12 @@
  * session storage only and loads the schema with it; it renders from the gateway alone, runs a query
  * with a key from its header editor, and shows a subscription's event. /docs, the REST reference, opens on its operations.
  */
-import fs from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { startTestService, type TestService } from '../support/service.js';
+import { CHROMIUM, gated } from '../support/gates.js';
 import { within } from '../support/wait.js';
 
-const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && fs.existsSync(p));
-if (!CHROMIUM) {
-  if (process.env.REQUIRE_SERVICES === '1') throw new Error('REQUIRE_SERVICES=1 but no chromium (apt-get install chromium, or set CHROMIUM_PATH)');
-  console.warn('SKIPPING browser tests: no chromium (apt-get install chromium, or set CHROMIUM_PATH)');
-}
-const maybe = CHROMIUM ? it : it.skip;
+const maybe = gated('chromium');
 
 let t: TestService;
 let browser: Browser | undefined;

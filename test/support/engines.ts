@@ -8,12 +8,13 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { randomBase62 } from '../../src/domain/ids.js';
+import { present } from './gates.js';
 
 export const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-/** Whether PostgreSQL is there: Jest's global setup checked once, and said so (global-setup.mjs). */
+/** Whether PostgreSQL is there: Jest's global setup checked once, and said so (gates.ts). */
 export async function postgresAvailable(): Promise<boolean> {
-  return !process.env.MGW_TEST_NO_POSTGRES;
+  return present('postgres');
 }
 
 /** A private PostgreSQL schema; the URL points search_path at it. */

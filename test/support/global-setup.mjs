@@ -2,12 +2,12 @@
  * Jest's global setup: the tests that run the service or the CLI as a child process run the built
  * code, as `npm start` does, so dist/ is brought up to date once here (a no-op when it is fresh).
  * It is also the one place that checks PostgreSQL and Redis, and says once what this machine skips
- * (whole upstream recordings, PostgreSQL, Redis) rather than once per suite with a code frame; the
- * suites read the verdict from the environment their workers inherit (test/support/engines.ts,
- * redis.ts). With REQUIRE_SERVICES=1 (CI) a missing service stops the run here instead.
+ * (every gate of test/support/gates.ts: the services, Chromium, the whole upstream recordings, a disk
+ * to fill, prlimit, /dev/full, IPv6, initdb) rather than once per suite with a code frame; the
+ * suites read the network verdicts from the environment their workers inherit. With
+ * REQUIRE_SERVICES=1 (CI) anything missing stops the run here instead, each one named.
  */
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
@@ -46,22 +46,25 @@ async function redisProblem() {
 
 export default async function globalSetup() {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-  const shared = path.resolve(root, '../shared/fixtures/upstream');
-  if (!fs.existsSync(shared)) {
-    process.stderr.write(
-      `SKIPPING the tests on whole upstream recordings: ${shared} is absent (CI has it beside the clone; the trimmed excerpts in test/fixtures/recorded still run).\n`,
-    );
-  }
   const [postgres, redis] = await Promise.all([postgresProblem(), redisProblem()]);
-  for (const [name, url, problem, flag] of [
-    ['PostgreSQL', PG_URL, postgres, 'MGW_TEST_NO_POSTGRES'],
-    ['Redis', REDIS_URL, redis, 'MGW_TEST_NO_REDIS'],
+  for (const [url, problem, flag] of [
+    [PG_URL, postgres, 'MGW_TEST_NO_POSTGRES'],
+    [REDIS_URL, redis, 'MGW_TEST_NO_REDIS'],
   ]) {
-    if (!problem) continue;
-    if (process.env.REQUIRE_SERVICES === '1') throw new Error(`REQUIRE_SERVICES=1 but ${name} at ${url} is unreachable: ${problem}`);
-    process.env[flag] = problem;
-    process.stderr.write(`SKIPPING the ${name} tests: ${url} unreachable (${problem}).\n`);
+    if (problem) process.env[flag] = `${url} unreachable (${problem})`;
   }
+  // The other gates are probed by gates.ts itself, run as a script (Node strips its types).
+  const gates = spawnSync(process.execPath, ['--experimental-strip-types', '--no-warnings', path.join(root, 'test/support/gates.ts')], {
+    cwd: root,
+    env: process.env,
+    encoding: 'utf8',
+  });
+  if (gates.status !== 0 && gates.status !== 1) throw new Error(`test/support/gates.ts failed: ${gates.stderr}`);
+  const missing = gates.stdout.split('\n').filter(Boolean);
+  if (missing.length > 0 && process.env.REQUIRE_SERVICES === '1') {
+    throw new Error(`REQUIRE_SERVICES=1 but missing:\n${missing.map((line) => `  - ${line}`).join('\n')}`);
+  }
+  for (const line of missing) process.stderr.write(`SKIPPING the tests that need ${line}\n`);
   const result = spawnSync(process.execPath, [path.join(root, 'scripts/build-if-stale.mjs')], { stdio: 'inherit', cwd: root });
   if (result.status !== 0) throw new Error('the build for the child-process tests failed (see above)');
 }

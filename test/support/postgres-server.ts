@@ -7,20 +7,14 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { POSTGRES_BIN, present } from './gates.js';
 import { freePort, waitForPort } from './ports.js';
 
-const BIN = (() => {
-  const root = '/usr/lib/postgresql';
-  const version = fs.existsSync(root) ? fs.readdirSync(root).sort().at(-1) : undefined;
-  return version ? path.join(root, version, 'bin') : undefined;
-})();
+const BIN = POSTGRES_BIN;
 
-/** Whether initdb is installed; with REQUIRE_SERVICES=1 (CI) its absence fails instead of skipping. */
+/** Whether initdb is installed; with REQUIRE_SERVICES=1 (CI) its absence fails instead of skipping (gates.ts). */
 export function canOwnPostgres(): boolean {
-  if (BIN !== undefined && fs.existsSync(path.join(BIN, 'initdb'))) return true;
-  if (process.env.REQUIRE_SERVICES === '1') throw new Error('REQUIRE_SERVICES=1 but no initdb under /usr/lib/postgresql/*/bin');
-  console.warn('SKIPPING tests on an owned PostgreSQL: no initdb under /usr/lib/postgresql/*/bin');
-  return false;
+  return present('initdb');
 }
 
 export interface OwnedPostgres {

@@ -4,13 +4,14 @@
  * is never touched. With REQUIRE_SERVICES=1 a missing Redis stops the run in Jest's global setup.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { present } from './gates.js';
 import { freePort, waitForPort } from './ports.js';
 
 export const SHARED_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 
-/** Whether the shared Redis is there: Jest's global setup checked once, and said so (global-setup.mjs). */
+/** Whether the shared Redis is there: Jest's global setup checked once, and said so (gates.ts). */
 export async function redisAvailable(): Promise<boolean> {
-  return !process.env.MGW_TEST_NO_REDIS;
+  return present('redis');
 }
 
 export interface OwnedRedis {

@@ -11,15 +11,22 @@ import { issueKey } from './keys.js';
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/logging/logger.js';
 import type { MarketDataPlan, PredictionPlan } from '../../src/domain/account.js';
-import { createPgSchema, postgresAvailable, tempDataDir } from './engines.js';
-import { redisAvailable } from './redis.js';
+import { createPgSchema, tempDataDir } from './engines.js';
+import { missingGates } from './gates.js';
 import fs from 'node:fs';
 
 let distributed: Promise<boolean> | undefined;
-/** MGW_TEST_STACK=distributed, and both services reachable (or REQUIRE_SERVICES=1, which fails loudly instead). */
+/**
+ * MGW_TEST_STACK=distributed: PostgreSQL and Redis, or a failure naming the one missing; never a
+ * quiet second run on SQLite, which would pass for the distributed run it is not (gates.ts).
+ */
 function distributedStackWanted(): Promise<boolean> {
   if (process.env.MGW_TEST_STACK !== 'distributed') return Promise.resolve(false);
-  distributed ??= (async () => (await postgresAvailable()) && (await redisAvailable()))();
+  distributed ??= (async () => {
+    const missing = missingGates(['postgres', 'redis']);
+    if (missing.length > 0) throw new Error(`MGW_TEST_STACK=distributed (npm run test:distributed) but missing: ${missing.join('; ')}`);
+    return true;
+  })();
   return distributed;
 }
 

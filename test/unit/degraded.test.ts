@@ -10,6 +10,7 @@ import { locatedError } from 'graphql';
 import pg from 'pg';
 import { pino } from 'pino';
 import { createDegradedAnswers, diskFullReason } from '../../src/edge/degraded.js';
+import { gated } from '../support/gates.js';
 
 function answersWithLog() {
   const lines: { level: number; msg: string; where: string }[] = [];
@@ -50,7 +51,7 @@ function enospcError(): unknown {
   throw new Error('/dev/full accepted a write');
 }
 
-const linuxOnly = fs.existsSync('/dev/full') ? it : it.skip;
+const linuxOnly = gated('/dev/full');
 
 it("SQLite's SQLITE_FULL is a 503 with Retry-After, logged as a full disk", () => {
   const { degraded, lines } = answersWithLog();

@@ -4,21 +4,11 @@
  * service reads it to size its connection caps. Run in a child, on the built code.
  */
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../support/cli.js';
+import { gated } from '../support/gates.js';
 
-const hasPrlimit = (() => {
-  try {
-    execFileSync('prlimit', ['--version'], { stdio: 'ignore' });
-    return fs.existsSync('/proc/self/limits');
-  } catch {
-    return false;
-  }
-})();
-if (!hasPrlimit) console.warn('SKIPPING the open-file limit test: no prlimit or /proc here (not Linux)');
-
-(hasPrlimit ? it : it.skip)('a soft limit below the hard one is raised to it before the service reads it', () => {
+gated('prlimit')('a soft limit below the hard one is raised to it before the service reads it', () => {
   const hard = execFileSync('prlimit', ['--pid', String(process.pid), '--nofile', '--output=HARD', '--noheadings'], { encoding: 'utf8' }).trim();
   const module = path.join(REPO_ROOT, 'dist/src/http/open-files.js');
   const script = `import('${module}').then((m) => console.log(JSON.stringify(m.openFileLimit())))`;

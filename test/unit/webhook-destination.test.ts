@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkWebhookUrl, createConnectAgents, type DestinationPolicy, parseAllowedNetworks } from '../../src/webhooks/destination.js';
 import { sendAttempt } from '../../src/webhooks/send.js';
+import { gatedDescribe } from '../support/gates.js';
 
 const strict: DestinationPolicy = { allowHttp: false, allowedNetworks: [] };
 const reasonOf = (url: string, policy = strict) => {
@@ -61,7 +62,8 @@ it('the operator may allow plain http and named networks', () => {
   expect(parseAllowedNetworks('10.0.0.0/33')).toEqual({ error: expect.stringMatching(/not a CIDR/) });
 });
 
-describe('at connect time, on the resolved address', () => {
+// The receiver listens on both families ('::'): that needs IPv6 (gates.ts).
+gatedDescribe('ipv6')('at connect time, on the resolved address', () => {
   let receiver: http.Server;
   let port: number;
   let seen = 0;
