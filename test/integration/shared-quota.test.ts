@@ -18,7 +18,7 @@ const postgres = ENGINES.find((e) => e.name === 'postgres')!;
 const dayKey = (accountId: string, now: number) => `mgw:quota:{${accountId}}:marketData:d:${windowAt('day', now).index}`;
 
 describe('two instances on one PostgreSQL and one Redis', () => {
-  let target: Awaited<ReturnType<typeof postgres.setup>>;
+  let target: Awaited<ReturnType<typeof postgres.setup>> | undefined;
   let one: TestService;
   let two: TestService;
   let redis: Redis;
@@ -32,12 +32,12 @@ describe('two instances on one PostgreSQL and one Redis', () => {
     two = await startTestService({ env, clock: new TestClock(now) });
     redis = new Redis(SHARED_REDIS_URL);
   });
+  // Whatever beforeAll got to before a failure: each may be unset.
   afterAll(async () => {
-    if (!enabled) return;
-    redis.disconnect();
-    await one.close();
-    await two.close();
-    await target.teardown();
+    redis?.disconnect();
+    await one?.close();
+    await two?.close();
+    await target?.teardown();
   });
 
   maybe('a free key sends 100 concurrent requests over both: exactly 10 are admitted in the minute, and refusals spend nothing', async () => {
@@ -80,7 +80,7 @@ maybe("a host clock behind Redis's does not expire a window early (TTLs are rela
 
 describe('when Redis fails (a server the test owns)', () => {
   let server: OwnedRedis;
-  let target: Awaited<ReturnType<typeof postgres.setup>>;
+  let target: Awaited<ReturnType<typeof postgres.setup>> | undefined;
   let t: TestService;
 
   beforeAll(async () => {
@@ -90,10 +90,9 @@ describe('when Redis fails (a server the test owns)', () => {
     t = await startTestService({ env: { ...target.env, REDIS_URL: server.url } });
   });
   afterAll(async () => {
-    if (!enabled) return;
-    await t.close();
-    await server.stop();
-    await target.teardown();
+    await t?.close();
+    await server?.stop();
+    await target?.teardown();
   });
 
   maybe('day counts survive a Redis restart without persistence', async () => {

@@ -1,10 +1,12 @@
 /**
  * The service as an operator runs it: `market-gateway start` in a child process (the built bin), on
  * ports of its choosing, read back from its "listening" log line. For tests of whole-process
- * behaviour: signals, kill -9, restarts.
+ * behaviour: signals, kill -9, restarts. Started by the one launcher (launch.ts): a start-up that
+ * times out or fails kills it before rejecting, and the file's end kills whatever is left.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { CLI_MAIN, REPO_ROOT } from './cli.js';
+import { launch } from './launch.js';
 
 export interface ChildService {
   child: ChildProcess;
@@ -14,37 +16,46 @@ export interface ChildService {
   output(): string;
   /** Sends the signal and resolves with the exit code once the process is gone. */
   stop(signal: NodeJS.Signals): Promise<number | null>;
+  /** SIGKILL to it and anything it started, whatever state it is in (for a `finally`). */
+  kill(): Promise<void>;
 }
 
 export async function spawnService(env: Record<string, string>, timeoutMs = 20_000): Promise<ChildService> {
-  const child = spawn(process.execPath, [CLI_MAIN, 'start'], {
+  const launched = launch(process.execPath, [CLI_MAIN, 'start'], {
     cwd: REPO_ROOT,
     env: { ...process.env, NODE_OPTIONS: '', NODE_ENV: 'production', LOG_LEVEL: 'info', MARKET_DATA_PORT: '0', PREDICTION_PORT: '0', ...env },
   });
-  let output = '';
-  child.stdout!.on('data', (d) => (output += String(d)));
-  child.stderr!.on('data', (d) => (output += String(d)));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const listening = await new Promise<{ marketData: string; prediction: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not listening within ${timeoutMs} ms:\n${output}`)), timeoutMs);
-    const check = () => {
-      const line = output.split('\n').find((l) => l.includes('market-gateway listening'));
-      if (!line) return;
-      clearTimeout(timer);
-      child.stdout!.off('data', check);
-      resolve(JSON.parse(line) as { marketData: string; prediction: string });
+  const { child, output, exited } = launched;
+  let timer: NodeJS.Timeout | undefined;
+  let check: (() => void) | undefined;
+  try {
+    const listening = await new Promise<{ marketData: string; prediction: string }>((resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`not listening within ${timeoutMs} ms (pid ${child.pid}, killed):\n${output()}`)), timeoutMs);
+      check = () => {
+        const line = output()
+          .split('\n')
+          .find((l) => l.includes('market-gateway listening'));
+        if (line) resolve(JSON.parse(line) as { marketData: string; prediction: string });
+      };
+      child.stdout!.on('data', check);
+      void exited.then((code) => reject(new Error(`exited with ${code} before listening:\n${output()}`)));
+    });
+    return {
+      child,
+      a: new URL(listening.marketData).origin,
+      b: new URL(listening.prediction).origin,
+      output,
+      async stop(signal) {
+        child.kill(signal);
+        return exited;
+      },
+      kill: launched.kill,
     };
-    child.stdout!.on('data', check);
-    void exited.then((code) => reject(new Error(`exited with ${code} before listening:\n${output}`)));
-  });
-  return {
-    child,
-    a: new URL(listening.marketData).origin,
-    b: new URL(listening.prediction).origin,
-    output: () => output,
-    async stop(signal) {
-      child.kill(signal);
-      return exited;
-    },
-  };
+  } catch (error) {
+    await launched.kill();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    if (check) child.stdout!.off('data', check);
+  }
 }

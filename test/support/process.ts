@@ -1,9 +1,13 @@
 /**
- * Child processes of the service started as an operator would (the built bin, or `npm start`),
- * tracked so that `killStartedProcesses` in an afterEach leaves none running whatever the outcome.
+ * Child processes of the service started as an operator would (the built bin, or `npm start`), by
+ * the one launcher (launch.ts): each in a process group of its own, as a terminal runs a foreground
+ * job, so a signal to `-pid` reaches every process of it (npm and the server), and
+ * `killStartedProcesses` in an afterEach kills them all, whatever the outcome: SIGKILL to npm alone
+ * would leave the server it exec'd running.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { REPO_ROOT } from './cli.js';
+import { type Launched, launch } from './launch.js';
 
 export interface StartedProcess {
   child: ChildProcess;
@@ -12,37 +16,23 @@ export interface StartedProcess {
   exited: Promise<number | null>;
 }
 
-const started: { child: ChildProcess; group: boolean }[] = [];
+const started: Launched[] = [];
 
 /**
- * Starts `command` in the repository with the parent's environment minus its stores and NODE_OPTIONS, plus `env`.
- * With `group`, in a process group of its own, as a terminal runs a foreground job: a signal to
- * `-pid` reaches every process of it (npm and the server), and the cleanup kills them all.
+ * Starts `command` in the repository with the parent's environment minus its stores and NODE_OPTIONS, plus `env`,
+ * always in a group of its own (`group` is accepted for the callers that ask for one explicitly).
  */
-export function startProcess(command: string, args: string[], env: Record<string, string>, options: { group?: boolean } = {}): StartedProcess {
+export function startProcess(command: string, args: string[], env: Record<string, string>, _options: { group?: boolean } = {}): StartedProcess {
   const inherited = { ...process.env };
   delete inherited.DATABASE_URL;
   delete inherited.REDIS_URL;
   delete inherited.NODE_OPTIONS;
-  const group = options.group ?? false;
-  const child = spawn(command, args, { cwd: REPO_ROOT, env: { ...inherited, LOG_LEVEL: 'info', FEEDS: 'demo', ...env }, detached: group });
-  started.push({ child, group });
-  let output = '';
-  child.stdout!.on('data', (d) => (output += String(d)));
-  child.stderr!.on('data', (d) => (output += String(d)));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
+  const launched = launch(command, args, { cwd: REPO_ROOT, env: { ...inherited, LOG_LEVEL: 'info', FEEDS: 'demo', ...env } });
+  started.push(launched);
+  return { child: launched.child, output: launched.output, exited: launched.exited };
 }
 
-export function killStartedProcesses(): void {
-  for (const { child, group } of started.splice(0)) {
-    if (group && child.pid !== undefined) {
-      // The whole group, whether its leader is gone or not: the server may have outlived npm.
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // ESRCH: nothing of the group is left
-      }
-    } else if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  }
+/** The whole group of each, whether its leader is gone or not: the server may have outlived npm. */
+export async function killStartedProcesses(): Promise<void> {
+  await Promise.all(started.splice(0).map((launched) => launched.kill()));
 }

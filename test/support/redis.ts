@@ -3,8 +3,8 @@
  * test owns (its own port, started and stopped by the test) for failure tests, so the shared one
  * is never touched. With REQUIRE_SERVICES=1 a missing Redis stops the run in Jest's global setup.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { present } from './gates.js';
+import { type Launched, launch } from './launch.js';
 import { freePort, waitForPort } from './ports.js';
 
 export const SHARED_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
@@ -26,22 +26,23 @@ export interface OwnedRedis {
 /** A redis-server of the test's own, on a free port, without persistence. */
 export async function ownRedis(): Promise<OwnedRedis> {
   const port = await freePort();
-  let child: ChildProcess | undefined;
+  let server: Launched | undefined;
   const owned: OwnedRedis = {
     url: `redis://127.0.0.1:${port}/0`,
     async start() {
-      child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+      // By the one launcher: killed with the test file whatever the outcome (launch.ts).
+      server = launch('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { quiet: true });
       await waitForPort(port, true);
     },
     async stop() {
-      if (!child) return;
-      child.kill('SIGCONT');
-      child.kill('SIGKILL');
-      child = undefined;
+      if (!server) return;
+      server.child.kill('SIGCONT');
+      await server.kill();
+      server = undefined;
       await waitForPort(port, false);
     },
-    pause: () => void child?.kill('SIGSTOP'),
-    resume: () => void child?.kill('SIGCONT'),
+    pause: () => void server?.child.kill('SIGSTOP'),
+    resume: () => void server?.child.kill('SIGCONT'),
   };
   await owned.start();
   return owned;
