@@ -49,32 +49,58 @@ function subscribe<T>(base: string, key: string, query: string) {
   return received;
 }
 
-maybe('a price alert moved by the jobs reaches its account’s subscribers on both instances', async () => {
+maybe('price alerts moved by the jobs reach their account’s subscribers on both instances, another account’s never', async () => {
   const { key, accountId } = await leader.createKey('pro');
   const query = 'subscription { priceAlertEvents { type alert { id } } }';
-  const onLeader = subscribe<{ priceAlertEvents: { type: string; alert: { id: string } } }>(leader.urls.a, key, query);
-  const onFollower = subscribe<{ priceAlertEvents: { type: string; alert: { id: string } } }>(follower.urls.a, key, query);
-  await new Promise((r) => setTimeout(r, 300)); // both subscriptions admitted
+  type Event = { priceAlertEvents: { type: string; alert: { id: string } } };
+  const onLeader = subscribe<Event>(leader.urls.a, key, query);
+  const onFollower = subscribe<Event>(follower.urls.a, key, query);
   const quote = leader.service.markets.quote('BTC/USD')!;
-  const alert = await leader.service.store.priceAlerts.create({
-    accountId,
-    symbol: 'BTC/USD',
-    kind: 'price_above',
-    threshold: quote.price / 2,
-    signal: null,
-    expiresAt: null,
-    now: leader.clock.now(),
+  const triggering = (owner: string) =>
+    leader.service.store.priceAlerts.create({
+      accountId: owner,
+      symbol: 'BTC/USD',
+      kind: 'price_above',
+      threshold: quote.price / 2,
+      signal: null,
+      expiresAt: null,
+      now: leader.clock.now(),
+    });
+  const evaluate = async () => {
+    leader.clock.advance(1_000);
+    await leader.service.alerts.evaluate([{ ...quote, observedAt: leader.clock.now() }], leader.clock.now());
+  };
+  const own = new Set<string>();
+  // Both subscriptions live once each has heard one of the account's alerts (a signal, not a sleep).
+  await within(10_000, async () => {
+    own.add((await triggering(accountId)).id);
+    await evaluate();
+    return onLeader.length > 0 && onFollower.length > 0;
   });
-  leader.clock.advance(1_000);
-  await leader.service.alerts.evaluate([{ ...quote, observedAt: leader.clock.now() }], leader.clock.now());
-  await within(10_000, () => onLeader.length > 0 && onFollower.length > 0);
-  for (const received of [onLeader, onFollower]) expect(received).toEqual([{ priceAlertEvents: { type: 'TRIGGERED', alert: { id: alert.id } } }]);
+  // Another account's alert, then the owner's: once the owner's arrives, the other's would have too.
+  const theirs = await triggering((await leader.createKey('pro')).accountId);
+  await evaluate();
+  const last = await triggering(accountId);
+  own.add(last.id);
+  await evaluate();
+  await within(10_000, () => [onLeader, onFollower].every((received) => received.some((r) => r.priceAlertEvents.alert.id === last.id)));
+  for (const received of [onLeader, onFollower]) {
+    expect(received.at(-1)).toEqual({ priceAlertEvents: { type: 'TRIGGERED', alert: { id: last.id } } });
+    expect(received.map((r) => r.priceAlertEvents.alert.id).filter((id) => !own.has(id))).toEqual([]);
+    expect(received.map((r) => r.priceAlertEvents.alert.id)).not.toContain(theirs.id);
+  }
 });
 
 maybe('a quote written by the jobs reaches subscribers on the other instance', async () => {
   const { key } = await leader.createKey('free');
   const received = subscribe<{ quotes: { price: number } }>(follower.urls.a, key, 'subscription { quotes(symbols: ["ETH/USD"]) { price } }');
-  await new Promise((r) => setTimeout(r, 300));
+  // A new price per try until one arrives (the subscription is live), then the one this test is about.
+  let probe = 1_000;
+  await within(10_000, async () => {
+    leader.clock.advance(2_000);
+    await writeQuote(leader.service, 'ETH/USD', ++probe, leader.clock.now());
+    return received.length > 0;
+  });
   leader.clock.advance(2_000);
   await writeQuote(leader.service, 'ETH/USD', 1_234.5, leader.clock.now());
   await within(10_000, () => received.some((r) => r.quotes.price === 1_234.5));

@@ -99,15 +99,16 @@ it('the cap counts SSE streams too, and a stream that ends gives its place back'
   const query = 'subscription { quotes(symbols: ["XRP/USD"]) { price } }';
   const url = `${t.urls.a}/graphql/stream`;
   const headers = { Authorization: `Bearer ${key}` };
+  const open = async () => Number(/^mgw_subscriptions_open (\d+)/m.exec((await t.a.get('/metrics')).text)?.[1]);
+  const openBefore = await open();
   const first = subscribe(url, headers, query);
   subscribe(url, headers, query);
-  await new Promise((r) => setTimeout(r, 300));
+  await within(5_000, async () => (await open()) === openBefore + 2); // both admitted: a signal, not a sleep
   const third = subscribe(url, headers, query);
   await within(5_000, () => third.state.error !== undefined);
   expect(String(third.state.error)).toMatch(/429|at most 2 subscriptions/);
   expect(first.state.error).toBeUndefined();
 
-  const open = async () => Number(/^mgw_subscriptions_open (\d+)/m.exec((await t.a.get('/metrics')).text)?.[1]);
   const before = await open();
   disposers.shift()!(); // the first ends
   await within(5_000, async () => (await open()) === before - 1);

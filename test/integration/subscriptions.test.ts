@@ -110,23 +110,39 @@ it('quotes: each change of a subscribed symbol arrives, faster ticks coalesced t
   expect(sub.state.error).toBeUndefined();
 });
 
-it('priceAlertEvents: the caller’s alert triggering arrives; a Free key is refused with FORBIDDEN', async () => {
+/** Runs the alert evaluator once, a second on. */
+async function evaluateAlerts(): Promise<void> {
+  t.clock.advance(1_000);
+  await t.service.alerts.evaluate([{ ...t.service.markets.quote('BTC/USD')!, observedAt: t.clock.now() }], t.clock.now());
+}
+
+it('priceAlertEvents: the caller’s alerts triggering arrive, another account’s never; a Free key is refused with FORBIDDEN', async () => {
   const owner = await t.createKey('pro');
   const { client } = connect(t.urls.a, bearer(owner.key));
   const sub = collect<{ priceAlertEvents: { type: string; at: string; alert: { id: string; status: string } } }>(
     client,
     'subscription { priceAlertEvents { type at alert { id status symbol } } }',
   );
-  const alert = await alertThatTriggers(owner.accountId);
-  // Another account's alert must not reach this subscriber.
-  await alertThatTriggers((await t.createKey('pro')).accountId);
-  await new Promise((r) => setTimeout(r, 200)); // the subscription is set up once the server has admitted it
-  t.clock.advance(1_000);
-  await t.service.alerts.evaluate([{ ...t.service.markets.quote('BTC/USD')!, observedAt: t.clock.now() }], t.clock.now());
-  await within(5_000, () => sub.received.length > 0);
-  expect(sub.received).toEqual([
-    { priceAlertEvents: { type: 'TRIGGERED', at: new Date(t.clock.now()).toISOString(), alert: { id: alert.id, status: 'TRIGGERED', symbol: 'BTC/USD' } } },
-  ]);
+  const own = new Set<string>();
+  // Live once one of the owner's alerts is heard: a new one triggered per try (a signal, not a sleep).
+  await within(5_000, async () => {
+    own.add((await alertThatTriggers(owner.accountId)).id);
+    await evaluateAlerts();
+    return sub.received.length > 0;
+  });
+  // Another account's alert triggers first, then one of the owner's: once the owner's arrives, the
+  // other's (sent before it, on the same socket, had it been sent) would have arrived too.
+  const theirs = await alertThatTriggers((await t.createKey('pro')).accountId);
+  await evaluateAlerts();
+  const last = await alertThatTriggers(owner.accountId);
+  own.add(last.id);
+  await evaluateAlerts();
+  await within(5_000, () => sub.received.some((r) => r.priceAlertEvents.alert.id === last.id));
+  expect(sub.received.at(-1)).toEqual({
+    priceAlertEvents: { type: 'TRIGGERED', at: new Date(t.clock.now()).toISOString(), alert: { id: last.id, status: 'TRIGGERED', symbol: 'BTC/USD' } },
+  });
+  expect(sub.received.map((r) => r.priceAlertEvents.alert.id).filter((id) => !own.has(id))).toEqual([]);
+  expect(sub.received.map((r) => r.priceAlertEvents.alert.id)).not.toContain(theirs.id);
 
   const free = await t.createKey('free');
   const refused = collect(connect(t.urls.a, bearer(free.key)).client, 'subscription { priceAlertEvents { type } }');
@@ -226,10 +242,15 @@ it('a client that stops reading is closed with 1013 instead of being buffered fo
   socket.send(
     JSON.stringify({ id: '1', type: 'subscribe', payload: { query: 'subscription { movementAlerts { id question oldPct newPct deltaPts detectedAt } }' } }),
   );
-  await new Promise((r) => setTimeout(r, 200));
+  const market = t.service.predictions.all()[0]!;
+  // Live once an alert arrives: one per try (a signal, not a sleep).
+  const probe = { id: 'mvt_probe', marketId: market.id, question: market.question, oldPct: 40, newPct: 47, deltaPts: 7 };
+  await within(5_000, () => {
+    t.service.predictions.addAlerts([{ ...probe, id: `mvt_probe_${Math.random()}`, detectedAt: t.clock.now() }]);
+    return messages.some((m) => m.includes('"next"'));
+  });
   // Stop reading: the kernel's buffers fill, then the server's queue for this subscription.
   (socket as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
-  const market = t.service.predictions.all()[0]!;
   const heapBefore = process.memoryUsage().heapUsed;
   const question = `${market.question} ${'x'.repeat(2_000)}`;
   let pushed = 0;
