@@ -274,6 +274,26 @@ describe('REST and GraphQL give the same answer', () => {
         source: m.source,
       })),
     ).toEqual(rest.body.markets);
+    // REST runs the same operation as the query above: both are also held to the read model itself.
+    const top = t.service.predictions.top(50, t.clock.now());
+    expect(top.length).toBeGreaterThan(0);
+    expect(
+      rest.body.markets.map((m: { question: string; prob: number; signal: string; url: string; source: string }) => ({
+        question: m.question,
+        prob: Math.round(m.prob * 10_000),
+        signal: m.signal,
+        url: m.url,
+        source: m.source,
+      })),
+    ).toEqual(
+      top.map((s) => ({
+        question: s.market.question,
+        prob: Math.round(s.market.prob * 10_000),
+        signal: s.signal.toLowerCase(),
+        url: s.market.url,
+        source: s.market.source,
+      })),
+    );
 
     const alerts = await graphql('{ movementAlerts(limit: 7) { count items { question oldPct newPct deltaPts type detectedAt market { id question } } } }');
     const restAlerts = (await t.b.get('/api/v1/alerts?limit=7').set(bearer(pro))).body.alerts;
@@ -288,10 +308,16 @@ describe('REST and GraphQL give the same answer', () => {
       })),
     ).toEqual(restAlerts);
     for (const a of alerts.body.data.movementAlerts.items) expect(a.market.question).toBe(a.question);
+    const stored = await t.service.store.prediction.latestAlerts(7);
+    expect(stored.length).toBeGreaterThan(0);
+    expect(restAlerts.map((a: { question: string; detected_at: string }) => [a.question, a.detected_at])).toEqual(
+      stored.map((a) => [a.question, new Date(a.detectedAt).toISOString()]),
+    );
 
     const brief = await graphql('{ morningBrief { date brief generatedAt } }');
     const restBrief = (await t.b.get('/api/v1/brief').set(bearer(pro))).body;
     expect(brief.body.data.morningBrief).toEqual({ date: restBrief.date, brief: restBrief.brief, generatedAt: restBrief.generated_at });
+    expect(await t.service.store.prediction.getBrief(restBrief.date)).toMatchObject({ brief: restBrief.brief });
   });
 
   it('FORBIDDEN on /graphql without the prediction plan, BAD_USER_INPUT out of bounds', async () => {

@@ -31,6 +31,14 @@ describe('REST and GraphQL give the same data', () => {
         change_24h: m.change24h,
       })),
     ).toEqual(rest.body.data);
+    // REST runs the same operation: both are also held to the read model itself (order, names, prices).
+    const expected = t.service.markets.list({ type: 'crypto' }, t.clock.now()).slice(2, 9);
+    expect(expected).toHaveLength(7);
+    expect(rest.body.data.map((m: { symbol: string; name: string }) => [m.symbol, m.name])).toEqual(expected.map((m) => [m.meta.symbol, m.meta.name]));
+    for (const m of rest.body.data as { symbol: string; price: number }[]) {
+      const price = t.service.markets.quote(m.symbol)!.price;
+      expect(Math.abs(m.price - price)).toBeLessThanOrEqual(Math.abs(price) * 1e-3);
+    }
   });
 
   it('brief', async () => {
