@@ -246,6 +246,30 @@ describeOnEachEngine('webhook delivery', (suite) => {
     expect(delivery).toMatchObject({ status: 'pending', attempts: 1, lastStatus: null, lastError: 'no answer within 300 ms', nextAttemptAt: T0 + 5_000 });
   });
 
+  maybe(
+    'a 3xx towards an internal address is not followed: the attempt failed with its status, retried on the schedule, the target never reached',
+    async () => {
+      const { account, endpoint } = await enterpriseWithEndpoint();
+      // "Internal": a server on loopback that only a followed redirect could reach.
+      const internal = await startWebhookReceiver([{ status: 200 }]);
+      try {
+        receiver.answer([{ status: 307, headers: { location: internal.url('/admin') } }]);
+        const worker = startWorker();
+        await triggerAlert(account.accountId);
+        await worker.drain();
+        expect((await deliveriesOf(endpoint.id))[0]).toMatchObject({
+          status: 'pending',
+          attempts: 1,
+          lastStatus: 307,
+          nextAttemptAt: T0 + RETRY_DELAYS_MS[0]!,
+        });
+        expect(internal.received).toEqual([]);
+      } finally {
+        await internal.close();
+      }
+    },
+  );
+
   maybe('410 Gone disables the endpoint: no retry, and later events skip it', async () => {
     const { account, endpoint } = await enterpriseWithEndpoint();
     receiver.answer([{ status: 410 }]);
