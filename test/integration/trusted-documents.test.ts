@@ -16,6 +16,7 @@ import { print } from 'graphql';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { parseTrustedManifest } from '../../src/graphql/catalogue/manifest.js';
+import { operationId } from '../../src/graphql/catalogue/prepare.js';
 import { TopPredictionMarketsDocument } from '../../src/rest/generated/operations.js';
 import { runCli } from '../support/cli.js';
 import { createPgSchema, postgresAvailable } from '../support/engines.js';
@@ -168,8 +169,9 @@ describe('enforce', () => {
 
 describe('log', () => {
   let t: TestService;
+  const logLines: string[] = [];
   beforeAll(async () => {
-    t = await startTestService({ env: { TRUSTED_DOCUMENTS: 'log' } });
+    t = await startTestService({ env: { TRUSTED_DOCUMENTS: 'log', LOG_LEVEL: 'info' }, logSink: { write: (line) => void logLines.push(line) } });
     await t.service.store.trustedDocuments.replaceAll(parseTrustedManifest(manifest), Date.now());
     // Followed within a poll: until then the ids are unknown (and their texts would count as untrusted).
     const { key } = await t.createKey('pro', 'pro');
@@ -199,6 +201,16 @@ describe('log', () => {
     await client.query({ query: gql(TOP_MARKETS), variables: { n: 1 } });
     expect(sent.map((body) => body.query)).toEqual([undefined]);
     expect(await untrusted()).toBe(before + 1);
+  });
+
+  it("the log says so at warn, once per operation a while, with its hash and the mode, never the operation's text", async () => {
+    const { key } = await t.createKey('pro', 'pro');
+    const text = 'query LoggedOnce { viewer { name } }';
+    const lines = () => logLines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((l) => l.msg === 'operation outside the trusted documents');
+    const before = lines().length;
+    for (let i = 0; i < 3; i++) expect((await t.b.post('/graphql').set(bearer(key)).send({ query: text })).status).toBe(200);
+    expect(lines().slice(before)).toEqual([expect.objectContaining({ level: 40, hash: operationId(text), mode: 'log' })]);
+    expect(logLines.join('\n')).not.toContain('LoggedOnce');
   });
 });
 
