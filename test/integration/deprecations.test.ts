@@ -128,6 +128,7 @@ describe('declared and enforced (LEGACY_ENFORCE_SUNSET=1), the clock past the su
   const sunset = new Date(clock.now() + HOUR_MS);
   let t: TestService;
   let pro: string;
+  let proKeyId: string;
   beforeAll(async () => {
     t = await startTestService({
       clock,
@@ -139,7 +140,7 @@ describe('declared and enforced (LEGACY_ENFORCE_SUNSET=1), the clock past the su
         }),
       },
     });
-    pro = (await t.createKey('pro', 'pro')).key;
+    ({ key: pro, keyId: proKeyId } = await t.createKey('pro', 'pro'));
   });
   afterAll(() => t?.close());
 
@@ -177,6 +178,11 @@ describe('declared and enforced (LEGACY_ENFORCE_SUNSET=1), the clock past the su
       // Three refusals, and the next counted call has spent one unit since `before`: its own.
       expect(remaining(await agent.get(other).set(bearer(pro)))).toBe(before - 1);
     }
+    // Nor are the 410s in the usage records: each gone route has its one call from before the sunset.
+    await t.service.usage!.flush();
+    const byRoute = await t.service.store.usage.report({ sinceDay: '2000-01-01', keyId: proKeyId }, 'route');
+    const count = (route: string) => byRoute.find((g) => g.route === route)?.requests ?? 0;
+    expect([count('A GET /api/v1/markets'), count('B GET /api/v1/alerts')]).toEqual([1, 1]);
   });
 
   it('the key is still checked first (401), and a route past its sunset is documented with its 410', async () => {
