@@ -72,6 +72,38 @@ describe('writes from another site', () => {
   });
 });
 
+describe("a form's token", () => {
+  it("another session's token, a wrong one or an empty one: 403, nothing changed, still signed in; the session's own goes through", async () => {
+    const mine = await signedUpAgent(t.urls.a, 'token-mine@example.com');
+    const theirs = await signedUpAgent(t.urls.a, 'token-theirs@example.com');
+    const before = (await userOf('token-mine@example.com'))!.passwordHash;
+    const change = (csrf: string) =>
+      mine.post('/account/security').type('form').send({ csrf, action: 'password', current: PASSWORD, next: 'a new password for this account' });
+    const theirToken = csrfOf((await theirs.get('/account/security')).text);
+    const myToken = csrfOf((await mine.get('/account/security')).text);
+    expect(theirToken).not.toBe(myToken);
+    for (const csrf of [theirToken, `${myToken.slice(0, -1)}${myToken.endsWith('A') ? 'B' : 'A'}`, 'x'.repeat(myToken.length), '']) {
+      const refused = await change(csrf);
+      expect(refused.status).toBe(403);
+      expect(refused.text).toContain('the form is out of date or did not come from this site');
+      expect((await userOf('token-mine@example.com'))!.passwordHash).toBe(before);
+    }
+    expect((await mine.get('/account/security')).status).toBe(200); // still signed in
+    expect((await change(myToken)).status).toBeLessThan(400);
+    expect((await userOf('token-mine@example.com'))!.passwordHash).not.toBe(before);
+  });
+
+  it("signed out: another visitor's form token is refused (403) and makes no account", async () => {
+    const visitor = supertest.agent(t.urls.a);
+    const other = supertest.agent(t.urls.a);
+    await visitor.get('/account/sign-up');
+    const otherToken = csrfOf((await other.get('/account/sign-up')).text);
+    const refused = await visitor.post('/account/sign-up').type('form').send({ csrf: otherToken, email: 'token-visitor@example.com', password: PASSWORD });
+    expect(refused.status).toBe(403);
+    expect(await userOf('token-visitor@example.com')).toBeUndefined();
+  });
+});
+
 describe('sign-in', () => {
   it('an unknown email and a wrong password get the same answer after the same work', async () => {
     await signedUpAgent(t.urls.a, 'known@example.com');
