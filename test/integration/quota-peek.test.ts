@@ -6,6 +6,7 @@
  * leaves unlimited windows out, and follows the UTC windows. With Redis, a day key Redis lost is read
  * from the database, and two instances see each other's counts.
  */
+import { jest as jestApi } from '@jest/globals';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Redis } from 'ioredis';
 import pino from 'pino';
@@ -238,20 +239,49 @@ describeOnEachEngine('QuotaService.peek', (suite) => {
   });
 });
 
-describeOnEachEngine('durable quota counts', (suite) => {
-  suite.maybe('expired day counts are deleted by the quota itself; a closed store is left alone, nothing thrown from a timer', async () => {
-    const quota = createStoreQuota(suite.store.connection);
-    quota.stop(); // its timer: this test calls what the timer calls
-    const account = accountOn('free');
-    await admit(quota, account, 3, Date.now());
-    expect((await quota.peek(account, 'marketData', Date.now()))[1]!.used).toBe(3);
-    await deleteExpiredCounts(suite.store.connection, Date.now()); // nothing has expired yet
-    expect((await quota.peek(account, 'marketData', Date.now()))[1]!.used).toBe(3);
-    await deleteExpiredCounts(suite.store.connection, Date.now() + 2 * 86_400_000);
-    expect((await quota.peek(account, 'marketData', Date.now()))[1]!.used).toBe(0);
+/** Everything but Date stays real: the store's drivers and timers run as ever, while every Date.now() (the limiters' too) reads `now`. */
+const ONLY_DATE = [
+  'hrtime',
+  'nextTick',
+  'performance',
+  'queueMicrotask',
+  'requestAnimationFrame',
+  'cancelAnimationFrame',
+  'requestIdleCallback',
+  'cancelIdleCallback',
+  'setImmediate',
+  'clearImmediate',
+  'setInterval',
+  'clearInterval',
+  'setTimeout',
+  'clearTimeout',
+] as const;
 
-    const closed = new BetterSqlite3(':memory:');
-    closed.close();
-    await expect(deleteExpiredCounts({ sqlite: closed }, Date.now())).resolves.toBeUndefined();
+describeOnEachEngine('durable quota counts', (suite) => {
+  // One reading of the clock for the whole test (five readings could straddle a UTC midnight), and
+  // the clock itself put at 23:59:50 UTC: the counts' windows and expiries agree either way.
+  suite.maybe.each([
+    ['the wall clock', undefined],
+    ['at 23:59:50 UTC', Date.UTC(2030, 0, 15, 23, 59, 50)],
+  ])('expired day counts are deleted by the quota itself (%s); a closed store is left alone, nothing thrown from a timer', async (_when, fakeNow) => {
+    if (fakeNow !== undefined) jestApi.useFakeTimers({ now: fakeNow, doNotFake: [...ONLY_DATE] });
+    try {
+      const at = Date.now();
+      const quota = createStoreQuota(suite.store.connection);
+      quota.stop(); // its timer: this test calls what the timer calls
+      const account = accountOn('free');
+      await admit(quota, account, 3, at);
+      expect((await quota.peek(account, 'marketData', at))[1]!.used).toBe(3);
+      await deleteExpiredCounts(suite.store.connection, at); // nothing has expired yet
+      expect((await quota.peek(account, 'marketData', at))[1]!.used).toBe(3);
+      await deleteExpiredCounts(suite.store.connection, at + 2 * 86_400_000);
+      expect((await quota.peek(account, 'marketData', at))[1]!.used).toBe(0);
+
+      const closed = new BetterSqlite3(':memory:');
+      closed.close();
+      await expect(deleteExpiredCounts({ sqlite: closed }, at)).resolves.toBeUndefined();
+    } finally {
+      jestApi.useRealTimers();
+    }
   });
 });
