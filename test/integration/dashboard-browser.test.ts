@@ -290,6 +290,7 @@ describe.each(WIDTHS)('at %i px wide', (width) => {
   );
 
   maybe('axe-core: no serious or critical violation on any page, signed in or out (and on the B listener)', async () => {
+    const before = violations.length; // the pages the tests above audited, when they ran
     const context = await newContext(width);
     const page = await context.newPage();
     for (const path of ['/account/sign-in', '/account/sign-up', '/account/reset']) {
@@ -299,7 +300,8 @@ describe.each(WIDTHS)('at %i px wide', (width) => {
     await signUpAndIn(page, t.urls.b, `${width}-b-customer@example.com`);
     await audit(page, `${width} px: ` + 'B API keys (no Pro plan)');
     await context.close();
-    expect(violations.length).toBeGreaterThanOrEqual(10);
+    // Its own six pages at least, so that it checks something when run alone (`jest -t`); every page audited by any test.
+    expect(violations.length - before).toBeGreaterThanOrEqual(6);
     expect(violations.filter((v) => v.ids.length > 0)).toEqual([]);
   });
 });

@@ -264,6 +264,7 @@ describeOnEachEngine('durable quota counts', (suite) => {
     ['the wall clock', undefined],
     ['at 23:59:50 UTC', Date.UTC(2030, 0, 15, 23, 59, 50)],
   ])('expired day counts are deleted by the quota itself (%s); a closed store is left alone, nothing thrown from a timer', async (_when, fakeNow) => {
+    // biome-ignore lint/correctness/useHookAtTopLevel: Jest's fake timers, not a React hook
     if (fakeNow !== undefined) jestApi.useFakeTimers({ now: fakeNow, doNotFake: [...ONLY_DATE] });
     try {
       const at = Date.now();

@@ -107,3 +107,21 @@ export async function judge(listener: supertest.Agent, answers: readonly Answer[
   }
   return { problems, judged };
 }
+
+/**
+ * Answers of the judging test's own, so that it judges something when run alone (`jest -t`): each
+ * GET path the served document lists, with `key` and the path's `query` (from `queries`, by the
+ * path's last segment, e.g. `/brief`), and without a key (401). Returns how many were sent.
+ */
+export async function sampleEveryPath(listener: supertest.Agent, key: string, queries: Record<string, string>): Promise<number> {
+  const document = (await listener.get('/api/v1/openapi.json')).body as Json;
+  let sent = 0;
+  for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {
+    if (!item.get || path.endsWith('openapi.json')) continue;
+    const query = queries[path.slice(path.lastIndexOf('/'))] ?? '';
+    await listener.get(`${path}${query}`).set('Authorization', `Bearer ${key}`);
+    await listener.get(`${path}${query}`);
+    sent += 2;
+  }
+  return sent;
+}
