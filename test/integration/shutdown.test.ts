@@ -8,6 +8,7 @@ import { spawnService } from '../support/child-service.js';
 import { startChatServer } from '../support/chat-server.js';
 import { runCli } from '../support/cli.js';
 import { redisAvailable, SHARED_REDIS_URL } from '../support/redis.js';
+import { within } from '../support/wait.js';
 
 const distributed = (await postgresAvailable()) && (await redisAvailable());
 
@@ -52,7 +53,7 @@ it('finishes a request in flight before it exits: SIGTERM during a slow brief st
     const service = await spawnService(env);
     // fetch keeps its connection alive after the answer, as a load balancer would.
     const inFlight = fetch(`${service.b}/api/v1/brief`, { headers: { authorization: `Bearer ${key}` } });
-    await new Promise((r) => setTimeout(r, 300)); // the request is being served
+    await within(10_000, () => model.requests.length > 0); // the request is being served: its brief asked the model
     const signalled = Date.now();
     const stopping = service.stop('SIGTERM');
     const res = await inFlight;
