@@ -4,7 +4,8 @@
  * under assetMarket { predictionMarkets }; an operator's decision wins over the judge, survives a
  * restart, and is seen by a second instance on the same PostgreSQL at once.
  */
-import { createPgSchema, postgresAvailable, tempDataDir } from '../support/engines.js';
+import { createPgSchema, tempDataDir } from '../support/engines.js';
+import { gated } from '../support/gates.js';
 import { bearer, closeAll, startTestService, type TestService } from '../support/service.js';
 
 const BTC_PAIR = ['demo:btc-150k-2026', 'demo-exchange:KXBTCMAX-26DEC31-150000'] as const;
@@ -163,9 +164,7 @@ it("an operator's decision wins over the judge and survives a restart (SQLite)",
   }
 });
 
-const withPostgres = (await postgresAvailable()) || process.env.REQUIRE_SERVICES === '1' ? it : it.skip;
-
-withPostgres('two instances on one PostgreSQL see a decision at once, and after both restart', async () => {
+gated('postgres')('two instances on one PostgreSQL see a decision at once, and after both restart', async () => {
   const schema = await createPgSchema();
   const env = { DATABASE_URL: schema.url };
   let one = await started({ env });

@@ -21,6 +21,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 export const RECORDINGS = path.resolve(ROOT, '../shared/fixtures/upstream');
 
 /** Debian's chromium, or CHROMIUM_PATH. */
+/** The labelled pairs of two venues' markets (../shared/links), for the market links' judge. */
+export const LINKS_DEV_SET = path.resolve(ROOT, '../shared/links/pairs-dev.jsonl');
 export const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && fs.existsSync(p));
 
 /** The PostgreSQL binaries (initdb, pg_ctl) for a cluster a test owns. */
@@ -47,6 +49,10 @@ const GATES = {
   recordings: {
     what: 'the whole upstream recordings',
     missing: () => (fs.existsSync(RECORDINGS) ? undefined : `${RECORDINGS} is absent (the trimmed excerpts in test/fixtures/recorded still run)`),
+  },
+  'links dev set': {
+    what: 'the labelled market-link pairs',
+    missing: () => (fs.existsSync(LINKS_DEV_SET) ? undefined : `${LINKS_DEV_SET} is absent (the judge's tests on real texts in test/unit/links still run)`),
   },
   'disk to fill': {
     what: 'a disk to fill',

@@ -1,6 +1,5 @@
 /**
- * The labelled pairs of ../shared/links/pairs-dev.jsonl, read at run time. Where ../shared is absent the
- * tests that need it skip and say so; with REQUIRE_SERVICES=1 (CI) its absence fails instead.
+ * The labelled pairs of ../shared/links/pairs-dev.jsonl, read at run time; its gate is test/support/gates.ts's.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,19 +7,14 @@ import { fileURLToPath } from 'node:url';
 import type { MarketText } from '../../../src/domain/links.js';
 import type { EvalLabel, LabelledPair, Overrule } from '../../../src/links/evaluate.js';
 import { marketTextFromJson } from '../../../src/links/market-json.js';
+import { gated, LINKS_DEV_SET } from '../../support/gates.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-export const DEV_SET = path.resolve(ROOT, '../shared/links/pairs-dev.jsonl');
+export const DEV_SET = LINKS_DEV_SET;
 export const OVERRULES = path.join(ROOT, 'test/fixtures/recorded/links/pairs-dev-overrules.json');
-export const devSetPresent = fs.existsSync(DEV_SET);
 
-if (!devSetPresent) {
-  if (process.env.REQUIRE_SERVICES === '1') throw new Error(`REQUIRE_SERVICES=1 but ${DEV_SET} is absent`);
-  console.warn(`[links] ${DEV_SET} is absent: the tests over the labelled dev set are skipped`);
-}
-
-/** `it` where the dev set exists, `it.skip` elsewhere. */
-export const withDevSet: jest.It = devSetPresent ? it : it.skip;
+/** `it` where the dev set exists, `it.skip` elsewhere (test/support/gates.ts: with REQUIRE_SERVICES=1 its absence fails). */
+export const withDevSet: jest.It = gated('links dev set');
 
 export function devPairs(): LabelledPair[] {
   return fs
