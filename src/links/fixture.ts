@@ -107,12 +107,18 @@ function mechanismOf(folded: string, ticker: KalshiGameTicker | null): FixtureMe
   return 'winner';
 }
 
+const ORDINALS: Readonly<Record<string, number>> = { '1st': 1, first: 1, '2nd': 2, second: 2, '3rd': 3, third: 3, '4th': 4, fourth: 4 };
+
 function stageOf(question: string, ticker: KalshiGameTicker | null): string {
   if (ticker?.type === 'MAP' && ticker.number) return `map ${ticker.number}`;
   if (ticker?.type === 'SETWINNER' && ticker.number) return `set ${ticker.number}`;
   const numbered = /\b(map|set|game|quarter|period|inning)\s+(\d)\b/.exec(question);
   if (numbered && !(ticker?.type === 'GAME' && numbered[1] === 'game')) return `${numbered[1]} ${numbered[2]}`;
   if (/halftime|half-time|\b1st half\b|\bfirst half\b/.test(question)) return 'first half';
+  const part = /\b(1st|first|2nd|second|3rd|third|4th|fourth) (quarter|period|inning)\b/.exec(question);
+  if (part) return `${part[2]} ${ORDINALS[part[1]!]}`;
+  const innings = /\bfirst (\d+) innings\b|\bf(\d)\b/.exec(question);
+  if (innings) return `first ${innings[1] ?? innings[2]} innings`;
   if (/\b(?:in|during) regulation\b|\bregulation time\b|\b60 minutes\b|\b3-way\b/.test(question)) return 'regulation';
   // A playoff series is not one game; an esports match is itself a series of maps.
   if (/\bseries\b/.test(question) && !/\bworld series\b/.test(question) && !(ticker && ['VALORANT', 'CS2', 'LOL', 'DOTA2'].includes(ticker.league)))

@@ -66,6 +66,8 @@ export function prefixLeague(question: string): string | null {
 export function drawPossible(league: string | null, stage: string, folded: string, ticker: KalshiGameTicker | null): boolean | null {
   // Regulation time can end level even where overtime then decides the game.
   if (stage === 'regulation') return true;
+  // A part of a game (a half, a quarter, a period, the first innings) can end level in any sport.
+  if (/^(?:quarter|period|inning) \d$|\bhalf$|^first \d+ innings$/.test(stage)) return true;
   if (/^(map|set|game) \d$/.test(stage)) return false;
   if (ticker?.type === 'SETWINNER' || ticker?.type === 'MATCH' || ticker?.type === 'MAP') return false;
   if (league && DRAWLESS_LEAGUES.has(league)) return false;

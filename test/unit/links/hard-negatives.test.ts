@@ -4,6 +4,7 @@
  * recall gaps listed below, which stay `related` (safe, never a false link).
  */
 import { findAsset } from '../../../src/links/assets.js';
+import { parseFixture } from '../../../src/links/fixture.js';
 import { judgePair } from '../../../src/links/judge.js';
 import { exceptionalBranches } from '../../../src/links/rules-text.js';
 import { RED_TEAM, type RedTeamPair } from './red-team.js';
@@ -75,5 +76,15 @@ describe('the changes the red team asked for', () => {
     expect(exceptionalBranches('If a player retires or the match is a walkover, the market resolves to the player who advances.')).toContain(
       'retirement or withdrawal: a rule of its own',
     );
+  });
+  it('a part of a game is a stage of its own, and it can end level in any sport', () => {
+    const stage = (question: string) => {
+      const f = parseFixture({ venue: 'polymarket', id: '1', question, rules: '', closeTime: Date.parse('2026-10-22T00:00:00Z') });
+      return [f?.stage, f?.drawPossible];
+    };
+    expect(stage('Oklahoma City Thunder vs. Houston Rockets: 1st Quarter Winner')).toEqual(['quarter 1', true]);
+    expect(stage('New York Yankees vs. Boston Red Sox: First 5 Innings Winner')).toEqual(['first 5 innings', true]);
+    expect(stage('NHL: New York Rangers vs. Boston Bruins - 1st Period Winner')).toEqual(['period 1', true]);
+    expect(stage('NHL: New York Rangers vs. Boston Bruins')).toEqual(['match', false]);
   });
 });

@@ -1879,4 +1879,61 @@ export const RED_TEAM: RedTeamPair[] = [
       '2026-06-30T23:59:00Z',
     ),
   },
+  // ---- a part of the game against the game ------------------------------------------------------
+  {
+    kind: 'fixture',
+    why: 'an NBA game against its first quarter',
+    label: 'related',
+    a: K(
+      'KXNBAGAME-26OCT21OKCHOU-OKC',
+      'Oklahoma City vs Houston',
+      KALSHI_GAME('Oklahoma City', 'Oklahoma City vs Houston professional basketball game', 'Oct 21, 2026'),
+      '2026-10-22T02:30:00Z',
+      { yesSide: 'Oklahoma City' },
+    ),
+    b: U(
+      'aec-nba-okc-hou-2026-10-21-1q',
+      'Who will win the 1st quarter in the upcoming basketball event Thunder vs Rockets scheduled for October 22, 2026 at 12:00 AM UTC? [outcome: Thunder]',
+      'This market will settle to the team that scores more points in the 1st quarter of the Thunder vs Rockets NBA game scheduled for Oct 21, 2026. If the 1st quarter ends in a tie, the market will settle to 50-50.',
+      '2026-11-05T00:00:00Z',
+    ),
+  },
+  {
+    kind: 'fixture',
+    why: 'an MLB game against its first five innings',
+    label: 'related',
+    a: K(
+      'KXMLBGAME-26SEP141905NYYBOS-NYY',
+      'New York Y vs Boston',
+      KALSHI_GAME('New York Y', 'New York Y vs Boston professional baseball game', 'Sep 14, 2026'),
+      '2026-09-15T02:00:00Z',
+      { yesSide: 'New York Y' },
+    ),
+    b: P(
+      '3100284',
+      'Yankees vs. Red Sox: First 5 Innings Winner',
+      'In the upcoming MLB game, scheduled for September 14, 2026, between the New York Yankees and the Boston Red Sox: This market will resolve to "Yankees" if the New York Yankees lead after the first 5 innings. If the score is tied after 5 innings, this market will resolve 50-50.',
+      '2026-09-14T23:05:00Z',
+      { yesSide: 'Yankees' },
+    ),
+  },
+  {
+    kind: 'fixture',
+    why: 'an NHL game against its first period',
+    label: 'related',
+    a: K(
+      'KXNHLGAME-26OCT10NYRBOS-NYR',
+      'New York R vs Boston',
+      'If New York R wins the New York R vs Boston professional hockey game originally scheduled for Oct 10, 2026, then the market resolves to Yes. Overtime and shootouts are included.',
+      '2026-10-10T23:00:00Z',
+      { yesSide: 'New York R' },
+    ),
+    b: P(
+      '3100285',
+      'Rangers vs. Bruins: 1st Period Winner',
+      'In the upcoming NHL game, scheduled for October 10, 2026, between the New York Rangers and the Boston Bruins: This market will resolve to "Rangers" if the New York Rangers lead at the end of the 1st period. If the score is tied after the 1st period, this market will resolve 50-50.',
+      '2026-10-10T23:00:00Z',
+      { yesSide: 'Rangers' },
+    ),
+  },
 ];
