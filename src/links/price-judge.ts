@@ -78,6 +78,8 @@ export function judgePrices(ma: MarketText, a: PriceProposition, mb: MarketText,
   if (!windowAgrees) return v.verdict('related', touchImplication(a, b));
   if (sa !== sb) v.risk(`price source: ${sa ?? 'not stated'} against ${sb ?? 'not stated'}; a price within a tick of the threshold can settle differently`);
   const bounds = compareBounds(a, b);
+  // Complements exist only for a value read at one instant: a window can touch both sides of a threshold.
+  if (bounds.relation === 'inverse' && a.claim.kind === 'touch') return v.verdict('related');
   if (bounds.relation === 'same' || bounds.relation === 'inverse') {
     if (bounds.tick) v.risk(bounds.tick);
     return v.verdict(bounds.relation);

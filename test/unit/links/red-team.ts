@@ -1936,4 +1936,38 @@ export const RED_TEAM: RedTeamPair[] = [
       { yesSide: 'Rangers' },
     ),
   },
+  {
+    kind: 'inverted',
+    why: 'to reach $100,000 in 2026 against to dip to $100,000 in 2026: both can happen, not inverse',
+    label: 'related',
+    a: K(
+      'KXBTCMAXY-26-100000',
+      'Will Bitcoin hit $100,000 in 2026?',
+      "If the CF Benchmarks' Bitcoin Real-Time Index (BRTI) is above $100,000.00 at any time before Jan 1, 2027, then the market resolves to Yes.",
+      '2027-01-01T05:00:00Z',
+    ),
+    b: K(
+      'KXBTCMINY-26-100000',
+      'Will Bitcoin fall below $100,000 in 2026?',
+      "If the CF Benchmarks' Bitcoin Real-Time Index (BRTI) is below $100,000.00 at any time before Jan 1, 2027, then the market resolves to Yes.",
+      '2027-01-01T05:00:00Z',
+    ),
+  },
+  {
+    kind: 'inverted',
+    why: 'to reach $100,000 by December 31 against to dip to $100,000 by December 31 (Polymarket wording)',
+    label: 'related',
+    a: K(
+      'KXBTCMAXY-26-100000',
+      'Will Bitcoin hit $100,000 in 2026?',
+      "If the CF Benchmarks' Bitcoin Real-Time Index (BRTI) is above $100,000.00 at any time before Jan 1, 2027, then the market resolves to Yes.",
+      '2027-01-01T05:00:00Z',
+    ),
+    b: P(
+      '3100286',
+      'Will Bitcoin dip to $100,000 by December 31, 2026?',
+      'This market will resolve to "Yes" if any Binance 1 minute candle for BTC/USDT between market creation and December 31, 2026, 11:59 PM ET has a final "Low" price of $100,000 or lower. Otherwise, this market will resolve to "No".',
+      '2026-12-31T23:59:00Z',
+    ),
+  },
 ];
