@@ -1,6 +1,6 @@
 /**
  * A value made on first use by an asynchronous load, typically a module imported only then, so an
- * instance that never uses the feature does not hold the module (docs/performance.md, "Memory").
+ * instance that never uses the feature does not hold the module (docs/performance-log.md, "what loads at start").
  * Callers meanwhile share the one load. A failed load is not kept: the next call tries again.
  */
 export interface LoadedOnce<T> {

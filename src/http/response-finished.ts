@@ -8,7 +8,7 @@
  * put the service into a state where a quarter of what it allocated outlived two scavenges and was
  * promoted (about 3.5 MB a scavenge at 16 000 requests a second, 5 to 7 ms pauses, a full
  * collection every half second), on every route, /health included; without it, 15 KB a scavenge
- * and 0.4 to 0.9 ms pauses (docs/performance.md, "the tails were two listener habits"). A no-op listener did
+ * and 0.4 to 0.9 ms pauses (docs/performance-log.md, "the tails were two listener habits"). A no-op listener did
  * the same, so it is the listener, not what ours does; the same listener on a bare node:http
  * server did not, so the mechanism is an interaction we have not isolated.
  */

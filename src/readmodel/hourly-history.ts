@@ -2,7 +2,7 @@
  * Each prediction market's hourly probability points for the last day, kept for its 24-hour move.
  * A market's points are one flat array of numbers (hour start, probability, observed at, ...),
  * which V8 stores as unboxed doubles: about 24 bytes a point against about 64 for an object per
- * point (10 000 markets with a day of history: 6 MB against 16; docs/performance.md, "Memory").
+ * point (10 000 markets with a day of history: 6 MB against 16; docs/performance-log.md, "Memory").
  */
 const FIELDS = 3;
 

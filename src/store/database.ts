@@ -161,7 +161,7 @@ function openSqlite(dataDir: string): StoreConnection {
   sqlite.pragma('foreign_keys = ON');
   // A 4 MB page cache (better-sqlite3's default is 16 MB): the read models hold the hot data, and
   // with 100 000 keys in rotation a larger cache did not make a key lookup cheaper (the OS caches
-  // the file) but cost 12 to 20 MB of RSS (docs/performance.md, "Memory").
+  // the file) but cost 12 to 20 MB of RSS (docs/performance-log.md, "Memory").
   sqlite.pragma('cache_size = -4000');
   const db = new Kysely<Database>({ dialect: new SqliteDialectKeepingTheCause(sqlite) });
   return {

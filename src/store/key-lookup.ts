@@ -1,7 +1,7 @@
 /**
  * The lookup of a key by its hash, run for every key an instance has not cached yet: with 100 000
  * keys in rotation it is the request's largest cost, so each engine gets the shape that is cheapest
- * there (docs/performance.md, "Keys at scale").
+ * there (docs/performance-log.md, "Keys at scale").
  * - PostgreSQL: one join, compiled once (one round trip).
  * - SQLite: one statement on the raw handle: the key by its hash in a materialized CTE, then its
  *   account by id. A plain join cost twice as much (SQLite re-planned it whenever the bound hash
@@ -12,7 +12,7 @@
  *   statement 2 to 2.5 times cheaper than reading each in the middle of its own request (likely
  *   SQLite's code and pages staying in the CPU's caches), and the answers then go out together,
  *   which makes writing them cheaper too; the shared transaction saves the WAL read lock's system
- *   calls on top (docs/performance.md, "what reading keys together saves").
+ *   calls on top (docs/performance-log.md, "what reading keys together saves").
  */
 import { setImmediate as atEndOfTurn } from 'node:timers';
 import type BetterSqlite3 from 'better-sqlite3';

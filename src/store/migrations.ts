@@ -456,7 +456,7 @@ const apiKeysAccount: Migration = {
  * The revocation poll (`keyChangesSince`) asks for keys with `revoked_at IS NULL` of accounts changed
  * lately. With a full index on `revoked_at`, SQLite's planner took that IS NULL for an equality and
  * walked every live key (35 ms with 100 000 keys, once a second, blocking the event loop; the tail at
- * scale in docs/performance.md). Indexing only revoked keys leaves it the accounts' `changed_at`
+ * scale in docs/performance-log.md). Indexing only revoked keys leaves it the accounts' `changed_at`
  * index, whatever the statistics say; the poll's other half (`revoked_at > ?`) still uses this one.
  */
 const revokedKeysIndex: Migration = {

@@ -6,7 +6,7 @@
  * and a checkpoint ends with an fsync of the WAL and one of the database file. With 100 000 keys in
  * rotation (a usage row for nearly every request) that was a commit every second or two holding the
  * event loop for 10 to 20 ms, all of it in those two fsyncs (`perf trace` of the service; docs/
- * performance.md). Commits themselves do not sync in WAL mode with `synchronous = NORMAL`.
+ * performance-log.md). Commits themselves do not sync in WAL mode with `synchronous = NORMAL`.
  *
  * The service's connection stops checkpointing once the thread is running, and checkpoints again as
  * before if the thread stops or fails: the WAL never grows without bound.

@@ -1,5 +1,5 @@
 /**
- * What an embedded installation does not load at start, a few MB of memory each (docs/performance.md):
+ * What an embedded installation does not load at start, a few MB of memory each (docs/performance-log.md):
  * ioredis (only with REDIS_URL), pg (only with DATABASE_URL), nodemailer (with the first message
  * over SMTP_URL), Express (with the first request for /docs), request-filtering-agent (with the
  * first webhook delivery), graphql-rate-limit (with the first limited field over /graphql), otplib
