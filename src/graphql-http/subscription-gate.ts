@@ -78,6 +78,15 @@ function subscriptionOf(found: PreparedOperation | ApiError): PreparedOperation 
 
 export function createSubscriptionGate(options: GateOptions) {
   const { schema, edge, catalogue } = options;
+  const door = edge.door<SubscriptionRequest, PreparedOperation, { values: Record<string, unknown> }>({
+    transport: 'subscription',
+    keyInQuery: edge.variant === 'B',
+    find: (request, caller) =>
+      subscriptionOf(refusalAsApiError(catalogue.find({ query: request.query, operationName: request.operationName ?? undefined }, caller))),
+    access: (operation) => ({ requirements: operation.analysis.requirements, what: 'this subscription', usageName: operation.name }),
+    parameters: (operation, request) =>
+      valueWithinDepth(request.variables) ? refusalAsApiError(catalogue.coerce(operation, request.variables ?? {})) : tooDeepJson(),
+  });
 
   return {
     /** A result as the client sees it: its errors through the formatter every /graphql answer uses. */
@@ -87,16 +96,7 @@ export function createSubscriptionGate(options: GateOptions) {
     },
 
     async admit(request: SubscriptionRequest): Promise<Admission> {
-      const outcome = await edge.admit({
-        transport: 'subscription',
-        key: request.key,
-        keyInQuery: edge.variant === 'B',
-        route: (caller) =>
-          subscriptionOf(refusalAsApiError(catalogue.find({ query: request.query, operationName: request.operationName ?? undefined }, caller))),
-        access: (operation) => ({ requirements: operation.analysis.requirements, what: 'this subscription', usageName: operation.name }),
-        parameters: (operation) =>
-          valueWithinDepth(request.variables) ? refusalAsApiError(catalogue.coerce(operation, request.variables ?? {})) : tooDeepJson(),
-      });
+      const outcome = await door.admit({ key: request.key }, request);
       if (!outcome.admitted) return { admitted: false, errors: toGraphQLErrors(outcome.error), status: outcome.error.status, headers: outcome.headers };
       const principal = outcome.principal!;
       const hold = options.holds.take(principal);

@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { misplacedKey, presentedKey } from '../auth/api-key.js';
 import type { Classify } from '../edge/classify.js';
-import type { Admitted, Edge } from '../edge/edge.js';
+import type { Admitted, Edge, Outcome } from '../edge/edge.js';
 import { ApiError } from '../edge/errors.js';
 import type { Principal } from '../auth/authenticator.js';
 import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
@@ -16,10 +16,9 @@ import type { GraphQLServices } from '../graphql/services.js';
 import { type Deprecations, deprecationHeaders, sunsetRefusal } from './deprecations.js';
 import { sendError, sendJson } from './envelope.js';
 import { createOperationDocuments, operationHrefOf, type RouteOperation } from './operation-documents.js';
-import { checkParams, ignoredParams, parseRawQuery } from './params.js';
-import { createResponseCache, matchesEtag } from './response-cache.js';
+import { checkParams, ignoredParams, parseRawQuery, type RawQuery } from './params.js';
+import { createResponseCache, matchesEtag } from '../graphql/answers/kept-answers.js';
 import { type RouteDefinition, routeIdOf, routeWhat } from './route-table.js';
-import { withinStoreDeadline } from '../store/store-deadline.js';
 
 interface PreparedRoute {
   route: RouteDefinition;
@@ -87,43 +86,53 @@ export function createFacadeHandler(options: FacadeOptions) {
     return found;
   }
 
+  /** What the facade reads off a request: its path under /api/v1, method and query. */
+  interface RestInput {
+    path: string;
+    method: string | undefined;
+    query: RawQuery;
+  }
+
+  const door = edge.door<RestInput, PreparedRoute, Record<string, unknown>>({
+    transport: 'rest',
+    keyInQuery: variant === 'B',
+    // Past its sunset (enforced), a route is refused here: before any quota is spent.
+    find: (input) => {
+      const found = find(input.path, input.method);
+      return found instanceof ApiError ? found : (found.gone(options.services.now()) ?? found);
+    },
+    access: (found) => ({ requirements: found.operation.analysis.requirements, what: found.what, usageName: found.id }),
+    parameters: (found, input) => checkParams(found.route.params, input.query),
+  });
+
   /** `url` is the request's path and query under /api/v1 (e.g. `/markets?limit=5`). */
   async function handle(req: IncomingMessage, res: ServerResponse, url: string): Promise<void> {
     const q = url.indexOf('?');
     const path = (q < 0 ? url : url.slice(0, q)).replace(/\/+$/, '') || '/';
     const head = req.method === 'HEAD';
-    /** Once the edge's route step found it, every answer names its operation (and its deprecation). */
-    let known: PreparedRoute | undefined;
     try {
       const query = parseRawQuery(url);
-      const outcome = await edge.admit({
-        transport: 'rest',
-        key: presentedKey(req.headers.authorization, query.get('apikey')?.[0], variant),
-        keyInQuery: variant === 'B',
-        misplacedKey: misplacedKey(req.headers, query.get('apikey')?.[0], variant),
-        // Past its sunset (enforced), a route is refused here: before any quota is spent.
-        route: () => {
-          const found = find(path, req.method);
-          if (found instanceof ApiError) return found;
-          known = found;
-          return found.gone(options.services.now()) ?? found;
-        },
-        access: (found) => ({ requirements: found.operation.analysis.requirements, what: found.what, usageName: found.id }),
-        parameters: (found) => checkParams(found.route.params, query),
-      });
-      for (const [name, value] of Object.entries({ ...known?.headers, ...outcome.headers })) res.setHeader(name, value);
-      // Unknown parameters are ignored (D6), and said so: `lmit=5` is a typo the caller can see.
-      const ignored = known ? ignoredParams(known.route.params, query, variant === 'B' ? ['apikey'] : []) : [];
-      if (ignored.length > 0) res.setHeader('X-Ignored-Parameters', ignored.join(', '));
-      if (!outcome.admitted) return sendError(res, variant, outcome.error, head);
-      await withinStoreDeadline(outcome.storeDeadline, () => answer(req, res, outcome, head));
+      const apikey = query.get('apikey')?.[0];
+      const presented = { key: presentedKey(req.headers.authorization, apikey, variant), misplacedKey: misplacedKey(req.headers, apikey, variant) };
+      await door.serve(presented, { path, method: req.method, query }, (outcome) => answer(req, res, outcome, query, head));
     } catch (error) {
       sendError(res, variant, classify('rest', error), head);
     }
   }
 
+  /** Once the route is known, every answer names its operation (and its deprecation), admitted or not. */
+  function answer(req: IncomingMessage, res: ServerResponse, outcome: Outcome<PreparedRoute, Record<string, unknown>>, query: RawQuery, head: boolean) {
+    const known = outcome.target;
+    for (const [name, value] of Object.entries({ ...known?.headers, ...outcome.headers })) res.setHeader(name, value);
+    // Unknown parameters are ignored (D6), and said so: `lmit=5` is a typo the caller can see.
+    const ignored = known ? ignoredParams(known.route.params, query, variant === 'B' ? ['apikey'] : []) : [];
+    if (ignored.length > 0) res.setHeader('X-Ignored-Parameters', ignored.join(', '));
+    if (!outcome.admitted) return Promise.resolve(sendError(res, variant, outcome.error, head));
+    return admittedAnswer(req, res, outcome, head);
+  }
+
   /** Step 6: the route's answer, executed, or already computed for the same data and parameters. */
-  async function answer(req: IncomingMessage, res: ServerResponse, admitted: AdmittedRoute, head: boolean): Promise<void> {
+  async function admittedAnswer(req: IncomingMessage, res: ServerResponse, admitted: AdmittedRoute, head: boolean): Promise<void> {
     const { target: prepared, params, principal } = admitted;
     const policy = prepared.route.cache;
     if (!policy) {

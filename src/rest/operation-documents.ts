@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../edge/errors.js';
-import { matchesEtag } from './response-cache.js';
+import { matchesEtag } from '../graphql/answers/kept-answers.js';
 
 export const OPERATIONS_PATH = '/graphql/operations/';
 
