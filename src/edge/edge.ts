@@ -41,6 +41,8 @@ export interface Entrance<Input, Target, Params> {
   mayBeOpen?: boolean;
   /** Step 2: what is asked for, or the transport's refusal (404, 405, a query that does not validate). `caller` is null for none. */
   find(input: Input, caller: Principal | null): Target | ApiError;
+  /** A target found but closed (a route past its sunset): refused before any quota is spent, its answer still naming it. */
+  closed?(target: Target): ApiError | undefined;
   access(target: Target): Access;
   /** Step 5: the parameters, checked, or the transport's refusal (400). */
   parameters(target: Target, input: Input): Params | ApiError;
@@ -188,6 +190,8 @@ export function createEdge(options: EdgeOptions): Edge {
       const found = entrance.find(input, principal);
       if (found instanceof ApiError) return refuse(found);
       target = found;
+      const closed = entrance.closed?.(found);
+      if (closed) return refuse(closed);
       const access = entrance.access(found);
       if (!principal && !access.open) return refuse(challenge());
       if (principal) {

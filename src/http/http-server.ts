@@ -96,7 +96,7 @@ export function createPipeline(options: { variant: Variant; classify: Classify; 
     if (res.headersSent) return void res.destroy();
     // An error is JSON, whatever page the path would have served.
     res.setHeader('Content-Security-Policy', JSON_ONLY_CSP);
-    sendError(res, variant, answer, res.req.method === 'HEAD');
+    sendError(res, variant, answer);
   };
   return {
     fail,

@@ -102,7 +102,7 @@ export function createPortalHandler(options: PortalOptions) {
       // Forms post with their real Origin (no-referrer, the listeners' default, makes browsers send `Origin: null`).
       res.setHeader('Referrer-Policy', 'same-origin');
       res.setHeader('Content-Type', 'text/html; charset=utf-8');
-      res.end(res.req.method === 'HEAD' ? undefined : answer.html.text);
+      res.end(answer.html.text);
       return;
     }
     res.statusCode = 200;
@@ -116,7 +116,7 @@ export function createPortalHandler(options: PortalOptions) {
     if (!asset || (req.method !== 'GET' && req.method !== 'HEAD')) throw new ApiError(404, `no dashboard file ${name}`);
     res.setHeader('Content-Type', asset.type);
     res.setHeader('Cache-Control', 'public, max-age=300');
-    res.end(req.method === 'HEAD' ? undefined : asset.body);
+    res.end(asset.body);
   }
 
   async function readForm(req: IncomingMessage): Promise<URLSearchParams> {

@@ -79,65 +79,67 @@ export function createFacadeHandler(options: FacadeOptions) {
     return result.data;
   }
 
-  function find(path: string, method: string | undefined): PreparedRoute | ApiError {
-    const found = routes.get(path);
+  /** The route at `path` (a table's own, or one found by the listener's table already), if `method` may read it. */
+  function find(path: string, method: string | undefined, found = routes.get(path)): PreparedRoute | ApiError {
     if (!found) return new ApiError(404, `no endpoint ${path === '/' ? '' : path} under /api/v1; see /api/v1/openapi.json`);
     if (method !== 'GET' && method !== 'HEAD') return new ApiError(405, `${method} is not allowed on /api/v1${path}; use GET or HEAD`, { Allow: 'GET, HEAD' });
     return found;
   }
 
-  /** What the facade reads off a request: its path under /api/v1, method and query. */
+  /** What the facade reads off a request: its path under /api/v1, method and query; the route when the listener's table found it. */
   interface RestInput {
     path: string;
     method: string | undefined;
     query: RawQuery;
+    route: PreparedRoute | undefined;
   }
 
   const door = edge.door<RestInput, PreparedRoute, Record<string, unknown>>({
     transport: 'rest',
     keyInQuery: variant === 'B',
+    find: (input) => find(input.path, input.method, input.route),
     // Past its sunset (enforced), a route is refused here: before any quota is spent.
-    find: (input) => {
-      const found = find(input.path, input.method);
-      return found instanceof ApiError ? found : (found.gone(options.services.now()) ?? found);
-    },
+    closed: (found) => found.gone(options.services.now()),
     access: (found) => ({ requirements: found.operation.analysis.requirements, what: found.what, usageName: found.id }),
     parameters: (found, input) => checkParams(found.route.params, input.query),
   });
 
-  /** `url` is the request's path and query under /api/v1 (e.g. `/markets?limit=5`). */
-  async function handle(req: IncomingMessage, res: ServerResponse, url: string): Promise<void> {
-    const q = url.indexOf('?');
-    const path = (q < 0 ? url : url.slice(0, q)).replace(/\/+$/, '') || '/';
-    const head = req.method === 'HEAD';
+  /**
+   * `url` is the request's path and query under /api/v1 (e.g. `/markets?limit=5`); `route` the
+   * route the listener's table found for it, else it is looked up here (a trailing slash, a path
+   * of no route). HEAD is answered as GET: node sends a HEAD's headers without the body.
+   */
+  async function handle(req: IncomingMessage, res: ServerResponse, url: string, route?: PreparedRoute): Promise<void> {
     try {
+      const q = url.indexOf('?');
+      const path = route?.route.path ?? ((q < 0 ? url : url.slice(0, q)).replace(/\/+$/, '') || '/');
       const query = parseRawQuery(url);
       const apikey = query.get('apikey')?.[0];
       const presented = { key: presentedKey(req.headers.authorization, apikey, variant), misplacedKey: misplacedKey(req.headers, apikey, variant) };
-      await door.serve(presented, { path, method: req.method, query }, (outcome) => answer(req, res, outcome, query, head));
+      await door.serve(presented, { path, method: req.method, query, route }, (outcome) => answer(req, res, outcome, query));
     } catch (error) {
-      sendError(res, variant, classify('rest', error), head);
+      sendError(res, variant, classify('rest', error));
     }
   }
 
   /** Once the route is known, every answer names its operation (and its deprecation), admitted or not. */
-  function answer(req: IncomingMessage, res: ServerResponse, outcome: Outcome<PreparedRoute, Record<string, unknown>>, query: RawQuery, head: boolean) {
+  function answer(req: IncomingMessage, res: ServerResponse, outcome: Outcome<PreparedRoute, Record<string, unknown>>, query: RawQuery) {
     const known = outcome.target;
     for (const [name, value] of Object.entries({ ...known?.headers, ...outcome.headers })) res.setHeader(name, value);
     // Unknown parameters are ignored (D6), and said so: `lmit=5` is a typo the caller can see.
     const ignored = known ? ignoredParams(known.route.params, query, variant === 'B' ? ['apikey'] : []) : [];
     if (ignored.length > 0) res.setHeader('X-Ignored-Parameters', ignored.join(', '));
-    if (!outcome.admitted) return Promise.resolve(sendError(res, variant, outcome.error, head));
-    return admittedAnswer(req, res, outcome, head);
+    if (!outcome.admitted) return Promise.resolve(sendError(res, variant, outcome.error));
+    return admittedAnswer(req, res, outcome);
   }
 
   /** Step 6: the route's answer, executed, or already computed for the same data and parameters. */
-  async function admittedAnswer(req: IncomingMessage, res: ServerResponse, admitted: AdmittedRoute, head: boolean): Promise<void> {
+  async function admittedAnswer(req: IncomingMessage, res: ServerResponse, admitted: AdmittedRoute): Promise<void> {
     const { target: prepared, params, principal } = admitted;
     const policy = prepared.route.cache;
     if (!policy) {
       const value = prepared.route.reshape(await run(prepared, params, principal), params);
-      sendJson(res, 200, Buffer.from(JSON.stringify(value)), head);
+      sendJson(res, 200, Buffer.from(JSON.stringify(value)));
       return;
     }
     const body = await cache.answer(policy, options.services, principal, prepared.route.path, params, async () =>
@@ -149,11 +151,13 @@ export function createFacadeHandler(options: FacadeOptions) {
       sendJson(res, 304, undefined);
       return;
     }
-    sendJson(res, 200, body.bytes, head);
+    sendJson(res, 200, body.bytes);
   }
 
   const operations = [...routes.values()].map((prepared) => prepared.published);
   return Object.assign(handle, {
+    /** Each route's own handler, by its path under /api/v1: the listener's table dispatches to it directly. */
+    routes: new Map([...routes].map(([path, prepared]) => [path, (req: IncomingMessage, res: ServerResponse, url: string) => handle(req, res, url, prepared)])),
     /** Route path -> its operation, as published. */
     operations: Object.fromEntries([...routes].map(([path, prepared]) => [path, prepared.published])) as Record<string, RouteOperation>,
     /** Serves them at /graphql/operations/<Name>.graphql. */

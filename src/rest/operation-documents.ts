@@ -44,7 +44,7 @@ export function createOperationDocuments(operations: readonly RouteOperation[]) 
     res.statusCode = 200;
     res.setHeader('Content-Type', 'text/plain; charset=utf-8');
     res.setHeader('Content-Length', found.bytes.length);
-    res.end(req.method === 'HEAD' ? undefined : found.bytes);
+    res.end(found.bytes);
     return true;
   };
 }

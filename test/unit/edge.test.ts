@@ -235,6 +235,16 @@ it('a refusal after the route step still names the target it found', async () =>
   expect(await admit(edge, request(`mgw_${'x'.repeat(40)}`).req)).toMatchObject({ admitted: false, target: undefined });
 });
 
+it('a target found but closed is refused before its plan and quota, its answer still naming it', async () => {
+  const key = await keyOf('free');
+  const before = await remaining(key);
+  const { req, ran } = request(key, { closed: (target) => new ApiError(410, `${target} is gone`) });
+  const outcome = await admit(edge, req);
+  expect(outcome).toMatchObject({ admitted: false, error: { status: 410, message: 'markets is gone' }, target: 'markets' });
+  expect(ran).toEqual(['route']);
+  expect(await remaining(key)).toBe(before - 1); // only the probe itself
+});
+
 it("classify: a library's 4xx is the client's, a dependency's failure a 503, anything else a bare 500", () => {
   const classify = createClassifier(createDegradedAnswers(pino({ level: 'silent' })), pino({ level: 'silent' }));
   expect(classify('http', Object.assign(new Error('URIError: URI malformed'), { status: 400, expose: true }))).toMatchObject({
