@@ -42,7 +42,7 @@ export interface Entrance<Input, Target, Params> {
   /** Step 2: what is asked for, or the transport's refusal (404, 405, a query that does not validate). `caller` is null for none. */
   find(input: Input, caller: Principal | null): Target | ApiError;
   /** A target found but closed (a route past its sunset): refused before any quota is spent, its answer still naming it. */
-  closed?(target: Target): ApiError | undefined;
+  closed?(target: Target, input: Input): ApiError | undefined;
   access(target: Target): Access;
   /** Step 5: the parameters, checked, or the transport's refusal (400). */
   parameters(target: Target, input: Input): Params | ApiError;
@@ -90,7 +90,7 @@ export type Outcome<Target, Params> = Admitted<Target, Params> | Refused<Target>
 export interface Door<Input, Target, Params> {
   admit(presented: Presented, input: Input): Promise<Outcome<Target, Params>>;
   /** Admits, then hands the outcome to `answer`: an admitted one within the request's deadline on the store. */
-  serve<T>(presented: Presented, input: Input, answer: (outcome: Outcome<Target, Params>) => Promise<T>): Promise<T>;
+  serve<T>(presented: Presented, input: Input, answer: (outcome: Outcome<Target, Params>, input: Input) => Promise<T>): Promise<T>;
 }
 
 export interface Edge {
@@ -190,7 +190,7 @@ export function createEdge(options: EdgeOptions): Edge {
       const found = entrance.find(input, principal);
       if (found instanceof ApiError) return refuse(found);
       target = found;
-      const closed = entrance.closed?.(found);
+      const closed = entrance.closed?.(found, input);
       if (closed) return refuse(closed);
       const access = entrance.access(found);
       if (!principal && !access.open) return refuse(challenge());
@@ -217,7 +217,7 @@ export function createEdge(options: EdgeOptions): Edge {
       admit: (presented, input) => admit(entrance, presented, input),
       async serve(presented, input, answer) {
         const outcome = await admit(entrance, presented, input);
-        return outcome.admitted ? withinStoreDeadline(outcome.storeDeadline, () => answer(outcome)) : answer(outcome);
+        return outcome.admitted ? withinStoreDeadline(outcome.storeDeadline, () => answer(outcome, input)) : answer(outcome, input);
       },
     }),
   };

@@ -32,12 +32,10 @@ interface VariantAppOptions {
   classify: Classify;
   variant: Variant;
   /**
-   * The REST facade on plain node:http: `url` is the path and query under /api/v1. Its routes, by
-   * path under /api/v1, go into the listener's table; the facade itself answers the rest of /api/v1.
+   * The REST facade on plain node:http. Its routes, by path under /api/v1, go into the listener's
+   * table; the facade itself answers the rest of /api/v1.
    */
-  facade: ((req: IncomingMessage, res: ServerResponse, url: string) => Promise<void>) & {
-    routes: ReadonlyMap<string, (req: IncomingMessage, res: ServerResponse, url: string) => Promise<void>>;
-  };
+  facade: GatewayRoute & { routes: ReadonlyMap<string, GatewayRoute> };
   /** The facade's GraphQL operations at /graphql/operations/<name> (public, like the OpenAPI document). */
   operationDocuments?: (req: IncomingMessage, res: ServerResponse, name: string) => true;
   /** The account dashboard under /account (its pages set their own CSP). */
@@ -193,10 +191,9 @@ export function createVariantApp(options: VariantAppOptions): GatewayApp {
 /** The listener's table, from its options; `own` are the routes of the listener itself. */
 function routeTable(options: VariantAppOptions, own: { openApi: Route; health: Route; docs: Route }): RouteTable {
   const { facade, subscriptions, operationDocuments, portal, metrics } = options;
-  const underApi = (url: string) => url.slice(API_PREFIX.length) || '/';
   const exact = new Map<string, Route>([
     [OPENAPI_PATH, own.openApi],
-    [API_PREFIX, (req, res) => facade(req, res, underApi(req.url ?? '/'))],
+    [API_PREFIX, facade],
     [GRAPHQL_PATH, (req, res) => options.graphql(req, res)],
     ['/health', own.health],
     [
@@ -208,7 +205,7 @@ function routeTable(options: VariantAppOptions, own: { openApi: Route; health: R
     ],
     ['/docs', own.docs],
   ]);
-  for (const [path, serve] of facade.routes) exact.set(`${API_PREFIX}${path}`, (req, res) => serve(req, res, underApi(req.url ?? '/')));
+  for (const [path, serve] of facade.routes) exact.set(`${API_PREFIX}${path}`, serve);
   if (subscriptions) exact.set(SSE_PATH, (req, res) => subscriptions.sse(req, res));
   if (portal) exact.set(PORTAL_PATH, (req, res) => portal(req, res));
   if (metrics) {
@@ -219,7 +216,7 @@ function routeTable(options: VariantAppOptions, own: { openApi: Route; health: R
       }),
     );
   }
-  const prefixes: [string, Route][] = [[`${API_PREFIX}/`, (req, res) => facade(req, res, underApi(req.url ?? '/'))]];
+  const prefixes: [string, Route][] = [[`${API_PREFIX}/`, facade]];
   if (options.explorer) prefixes.push([EXPLORER_PATH, (req, res) => serveExplorer(req, res)]);
   if (operationDocuments) prefixes.push([OPERATIONS_PATH, (req, res, path) => operationDocuments(req, res, path.slice(OPERATIONS_PATH.length))]);
   prefixes.push([`${GRAPHQL_PATH}/`, (req, res) => options.graphql(req, res)]);
