@@ -12,7 +12,7 @@ import type { Variant } from '../domain/variant.js';
 import type { Product } from '../domain/account.js';
 import { assertPlan, type PlanRequirements } from '../domain/plans.js';
 import type { Classify } from './classify.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../domain/refusal.js';
 import type { QuotaService } from '../quota/index.js';
 import { QuotaUnavailableError } from '../quota/redis-quota.js';
 import { storeDeadlineAfterAdmission, withinStoreDeadline } from '../deadline/request-deadline.js';

@@ -15,14 +15,14 @@ import getRawBody from 'raw-body';
 import type { Principal } from '../auth/authenticator.js';
 import { misplacedKey, presentedKey } from '../auth/api-key.js';
 import type { Admitted, Edge } from '../edge/edge.js';
-import { ApiError } from '../edge/errors.js';
+import { ApiError } from '../domain/refusal.js';
 import { jsonTextWithinDepth, tooDeepJson } from '../edge/json-depth.js';
 import { toGraphQLErrors } from '../edge/graphql-codes.js';
 import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
 import type { PreparedOperation } from '../graphql/catalogue/prepare.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { type createResponseCache, etagOf, matchesEtag } from '../graphql/answers/kept-answers.js';
-import { graphqlRequestOf, refusalAsApiError, type GraphQLRequest } from './graphql-request.js';
+import { graphqlRequestOf, type GraphQLRequest } from './graphql-request.js';
 
 interface GraphQLHttpOptions {
   server: ApolloServer<GraphQLContext>;
@@ -119,7 +119,7 @@ async function readBody(req: IncomingMessage, limit: number): Promise<unknown> {
 
 /** The edge's route step for /graphql: the catalogue's operation, if this method may run it here. */
 function routeFor(catalogue: OperationCatalogue, request: GraphQLRequest, caller: Principal | null): PreparedOperation | ApiError {
-  const found = refusalAsApiError(catalogue.find(request, caller));
+  const found = catalogue.find(request, caller);
   if (found instanceof ApiError) return found;
   if (found.kind === 'subscription') {
     return new ApiError(400, 'subscriptions are served over WebSocket at /graphql and Server-Sent Events at /graphql/stream');
@@ -155,7 +155,7 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
       open: !operation.analysis.readsData,
     }),
     parameters: (operation, request) => {
-      const coerced = refusalAsApiError(catalogue.coerce(operation, request.variables));
+      const coerced = catalogue.coerce(operation, request.variables);
       return coerced instanceof ApiError ? coerced : coerced.values;
     },
   });

@@ -13,7 +13,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Variant } from '../domain/variant.js';
 import type { Classify } from '../edge/classify.js';
-import { ApiError } from '../edge/errors.js';
+import { ApiError } from '../domain/refusal.js';
 import { EXPLORER_PATH } from '../graphql-http/landing-page.js';
 import { loadOnce } from '../load-once.js';
 import { redactUrl } from '../logging/logger.js';

@@ -1,6 +1,6 @@
 /** The two envelopes of D5: `success` (variant A) and `ok` (variant B). */
 import type { ServerResponse } from 'node:http';
-import type { ApiError } from '../edge/errors.js';
+import type { ApiError } from '../domain/refusal.js';
 import type { Variant } from '../domain/variant.js';
 
 export function errorBody(variant: Variant, error: ApiError) {

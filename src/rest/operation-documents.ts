@@ -5,7 +5,7 @@
  * /graphql unchanged (trusted even under TRUSTED_DOCUMENTS=enforce). docs/migration.md.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError } from '../edge/errors.js';
+import { ApiError } from '../domain/refusal.js';
 import { matchesEtag } from '../graphql/answers/kept-answers.js';
 
 export const OPERATIONS_PATH = '/graphql/operations/';

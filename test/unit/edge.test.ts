@@ -4,7 +4,7 @@ import { createEdge, type Edge, type Entrance, type Presented } from '../../src/
 import pino from 'pino';
 import { createClassifier } from '../../src/edge/classify.js';
 import { createDegradedAnswers } from '../../src/edge/degraded.js';
-import { ApiError } from '../../src/edge/errors.js';
+import { ApiError } from '../../src/domain/refusal.js';
 import { createStoreQuota } from '../../src/quota/index.js';
 import { createStore, openStore, type Store } from '../../src/store/index.js';
 import { currentStoreDeadline, REQUEST_STATEMENT_MS } from '../../src/deadline/request-deadline.js';
