@@ -18,6 +18,7 @@ import { newToken, tokenHash } from './secrets.js';
 import type { ClientInfo, LiveSession, SessionService } from './sessions.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
 import { newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpCodeIsValid, totpEnrolment } from './two-factor.js';
+import { ApiError } from '../domain/refusal.js';
 
 export type SignupMode = 'open' | 'invite' | 'closed';
 
@@ -33,11 +34,8 @@ export interface DashboardAccountsOptions {
 }
 
 /** Too many failed attempts: wait this many seconds (even the right password is refused meanwhile). */
-export class TooManyAttempts extends Error {
-  constructor(readonly retryAfterSeconds: number) {
-    super(`too many failed sign-ins: try again in ${Math.ceil(retryAfterSeconds / 60)} minute(s)`);
-  }
-}
+export const tooManyAttempts = (retryAfterSeconds: number) =>
+  new ApiError(429, `too many failed sign-ins: try again in ${Math.ceil(retryAfterSeconds / 60)} minute(s)`, { 'Retry-After': String(retryAfterSeconds) });
 
 /** The one answer to a failed sign-in, whether the email is unknown or the password wrong. */
 export const SIGN_IN_FAILED = 'the email or the password is wrong';
@@ -96,7 +94,7 @@ export function createDashboardAccounts(options: DashboardAccountsOptions) {
   /** Throttled like a sign-in: a wrong current password or code counts as a failed attempt. */
   async function guard(email: string, client: ClientInfo, check: () => Promise<boolean>, failure: string): Promise<void> {
     const wait = await throttle.waitSeconds(email, client.address);
-    if (wait > 0) throw new TooManyAttempts(wait);
+    if (wait > 0) throw tooManyAttempts(wait);
     if (await check()) return;
     await throttle.failed(email, client.address);
     throw invalid(failure);

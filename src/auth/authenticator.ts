@@ -91,7 +91,7 @@ const STORE_RETRY_MS = 2_000;
 /**
  * A known key whose re-read takes longer than this is answered from its entry meanwhile (a hung
  * store would make it wait its full second). The request's own statements then have what is left of
- * their bound, counted from its admission (store-deadline.ts), not a whole bound more.
+ * their bound, counted from its admission (src/deadline/request-deadline.ts), not a whole bound more.
  */
 const SLOW_LOOKUP_MS = 250;
 

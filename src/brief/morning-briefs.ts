@@ -9,7 +9,7 @@ import type { MorningBrief } from '../domain/prediction.js';
 import { createTicker } from '../ingest/ticker.js';
 import type { PredictionReadModel } from '../readmodel/prediction-read-model.js';
 import type { PredictionRepository } from '../store/prediction.js';
-import { outsideStoreDeadline } from '../store/store-deadline.js';
+import { outsideStoreDeadline } from '../deadline/request-deadline.js';
 import type { BriefInput } from './brief-input.js';
 import { BUILTIN_WRITER, composeBuiltinBrief } from './builtin-writer.js';
 import { utcDate } from '../domain/time.js';

@@ -17,7 +17,7 @@ import { createSseHandler } from '../graphql-http/sse.js';
 import { createSubscriptionGate, SubscriptionHolds } from '../graphql-http/subscription-gate.js';
 import { createSubscriptionServer, DEFAULT_SUBSCRIPTION_LIMITS, type SubscriptionServer } from '../graphql-http/subscriptions.js';
 import { subscriptionCap } from '../quota/plans.js';
-import { createResponseCache } from '../rest/response-cache.js';
+import { createResponseCache } from '../graphql/answers/kept-answers.js';
 import { stampHeaders } from '../http/http-server.js';
 
 /** Largest /graphql body; a larger one is refused with 413 before it is read whole. */

@@ -8,7 +8,7 @@ import { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
 import { DomainError } from '../domain/errors.js';
 import type { DegradedAnswers } from './degraded.js';
-import { ApiError, apiErrorFromDomain, ERROR_TYPES, type ErrorStatus } from './errors.js';
+import { ApiError, apiErrorFromDomain, ERROR_TYPES, type ErrorStatus } from '../domain/refusal.js';
 import { KEPT_CODES, statusOfCode } from './graphql-codes.js';
 
 /** `where` names the path for the log and the degraded-answers counter (`rest`, `graphql`, `subscription`, `http`). */

@@ -4,7 +4,7 @@
  * wait, or an unsafe answer; each one is logged (a full disk said as such) and counted.
  */
 import type { Logger } from 'pino';
-import { ApiError } from './errors.js';
+import { ApiError } from '../domain/refusal.js';
 
 /** Connection-level failures of pg, better-sqlite3 and sockets; never a bug in our own code. */
 const TRANSIENT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_BUSY', 'SQLITE_LOCKED']);

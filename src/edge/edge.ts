@@ -1,19 +1,21 @@
 /**
- * The edge: the one request sequence of every transport (the REST facades, the compiled /graphql
- * path, Apollo through its plugin, and any later one): key (401) -> route (404, 405, 400) -> plan
- * (403) -> quota (429) -> parameters (400). A transport says how to find its target and read its
- * parameters; the edge runs the steps in this order, once, and hands back the outcome, which the
- * transport only translates into its own answer (an envelope, a GraphQL error).
+ * The edge: the one request sequence of every transport (the REST facades, /graphql, the
+ * subscriptions, and any later one): key (401) -> route (404, 405, 400) -> plan (403) -> quota (429)
+ * -> parameters (400). A transport declares once, at start, how its targets are found, what they
+ * need and how their parameters are read (an `Entrance`); per request it hands the key and what it
+ * read off the wire. The edge runs the steps in this order, once, runs the admitted work within the
+ * request's deadline on the store, and hands the outcome back for the transport to render (an
+ * envelope, a GraphQL error).
  */
 import { type Authenticator, isKeyRefusal, type KeyRefusal, type Principal } from '../auth/authenticator.js';
 import type { Variant } from '../domain/variant.js';
 import type { Product } from '../domain/account.js';
 import { assertPlan, type PlanRequirements } from '../domain/plans.js';
 import type { Classify } from './classify.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../domain/refusal.js';
 import type { QuotaService } from '../quota/index.js';
 import { QuotaUnavailableError } from '../quota/redis-quota.js';
-import { storeDeadlineAfterAdmission } from '../store/store-deadline.js';
+import { storeDeadlineAfterAdmission, withinStoreDeadline } from '../deadline/request-deadline.js';
 
 /** What a target needs: a plan per product it reads; `open` when it reads no data (introspection), so no key is needed. */
 export interface Access {
@@ -25,22 +27,33 @@ export interface Access {
   open?: boolean;
 }
 
-export interface EdgeRequest<Target, Params> {
+/**
+ * What a transport declares once, at start: how a request's target is found (`Input` is what the
+ * transport read off the wire: a path and query, a GraphQL request), what it needs, and how its
+ * parameters are read.
+ */
+export interface Entrance<Input, Target, Params> {
   /** Which transport asks (`rest`, `graphql`, `subscription`): labels a degraded answer's log and count. */
   transport: string;
-  /** The key as presented; `''` for a malformed Authorization header (refused), undefined for none. */
-  key: string | undefined;
   /** Where the key may also come from, for the 401 message (`?apikey=` on variant B's REST facade). */
   keyInQuery?: boolean;
-  /** Without a key: where the request put one that is not read (`misplacedKey`), for the 401 message. */
-  misplacedKey?: string;
   /** True where a target may be open (GraphQL): a missing key is judged once the target is known. */
   mayBeOpen?: boolean;
   /** Step 2: what is asked for, or the transport's refusal (404, 405, a query that does not validate). `caller` is null for none. */
-  route(caller: Principal | null): Target | ApiError;
+  find(input: Input, caller: Principal | null): Target | ApiError;
+  /** A target found but closed (a route past its sunset): refused before any quota is spent, its answer still naming it. */
+  closed?(target: Target, input: Input): ApiError | undefined;
   access(target: Target): Access;
   /** Step 5: the parameters, checked, or the transport's refusal (400). */
-  parameters(target: Target): Params | ApiError;
+  parameters(target: Target, input: Input): Params | ApiError;
+}
+
+/** The key a request presented. */
+export interface Presented {
+  /** As presented; `''` for a malformed Authorization header (refused), undefined for none. */
+  key: string | undefined;
+  /** Without a key: where the request put one that is not read, for the 401 message. */
+  misplacedKey?: string | undefined;
 }
 
 /** An admitted request: who, what, with which parameters, and the rate-limit headers for its answer. */
@@ -52,8 +65,8 @@ export interface Admitted<Target, Params> {
   headers: Record<string, string>;
   /**
    * When the request's PostgreSQL statements must be done, where its admission waited on the store
-   * (a known key's re-read); undefined for the usual admission from memory. The transport runs the
-   * request within it (`withinStoreDeadline`).
+   * (a known key's re-read); undefined for the usual admission from memory. `serve` runs the work
+   * within it.
    */
   storeDeadline: number | undefined;
 }
@@ -63,17 +76,26 @@ export interface Admitted<Target, Params> {
  * dependency's failure (a store or Redis down: 503). `headers` go on the answer (rate limits once
  * the quota is spent, Retry-After). The transport only renders it.
  */
-interface Refused {
+interface Refused<Target> {
   admitted: false;
   error: ApiError;
   headers: Record<string, string>;
+  /** The target, when the route step found it before the refusal (its answer still names it). */
+  target: Target | undefined;
 }
 
-export type Outcome<Target, Params> = Admitted<Target, Params> | Refused;
+export type Outcome<Target, Params> = Admitted<Target, Params> | Refused<Target>;
+
+/** A transport's way in, made once from its `Entrance`. */
+export interface Door<Input, Target, Params> {
+  admit(presented: Presented, input: Input): Promise<Outcome<Target, Params>>;
+  /** Admits, then hands the outcome to `answer`: an admitted one within the request's deadline on the store. */
+  serve<T>(presented: Presented, input: Input, answer: (outcome: Outcome<Target, Params>, input: Input) => Promise<T>): Promise<T>;
+}
 
 export interface Edge {
   readonly variant: Variant;
-  admit<Target, Params>(request: EdgeRequest<Target, Params>): Promise<Outcome<Target, Params>>;
+  door<Input, Target, Params>(entrance: Entrance<Input, Target, Params>): Door<Input, Target, Params>;
 }
 
 interface EdgeOptions {
@@ -109,7 +131,7 @@ const KEY_REFUSALS: Record<KeyRefusal['refused'], (refusal: KeyRefusal) => strin
 };
 
 /** A 401 that says which case it is (D3), with its `WWW-Authenticate` challenge. */
-function unauthorized(refusal: KeyRefusal | undefined, request: Pick<EdgeRequest<unknown, unknown>, 'keyInQuery' | 'misplacedKey'>): ApiError {
+function unauthorized(refusal: KeyRefusal | undefined, request: { keyInQuery?: boolean | undefined; misplacedKey?: string | undefined }): ApiError {
   if (!refusal) {
     const how = `send it as "Authorization: Bearer <key>"${request.keyInQuery ? ' or ?apikey=<key>' : ''}`;
     const misplaced = request.misplacedKey ? ` (${request.misplacedKey})` : '';
@@ -152,38 +174,51 @@ export function createEdge(options: EdgeOptions): Edge {
     return headers;
   }
 
+  async function admit<Input, Target, Params>(entrance: Entrance<Input, Target, Params>, presented: Presented, input: Input): Promise<Outcome<Target, Params>> {
+    const began = performance.now();
+    let headers: Record<string, string> = {};
+    let target: Target | undefined;
+    const refuse = (error: ApiError): Refused<Target> => ({ admitted: false, error, headers: { ...headers, ...error.headers }, target });
+    const challenge = () => unauthorized(undefined, { keyInQuery: entrance.keyInQuery, misplacedKey: presented.misplacedKey });
+    try {
+      // 1. Key (401): a wrong key at once; a missing one at once unless the target may be open.
+      const checked = presented.key === undefined ? null : await options.authenticator.check(presented.key);
+      if (checked && isKeyRefusal(checked)) return refuse(unauthorized(checked, entrance));
+      const principal = checked;
+      if (!principal && !entrance.mayBeOpen) return refuse(challenge());
+      // 2. Route
+      const found = entrance.find(input, principal);
+      if (found instanceof ApiError) return refuse(found);
+      target = found;
+      const closed = entrance.closed?.(found, input);
+      if (closed) return refuse(closed);
+      const access = entrance.access(found);
+      if (!principal && !access.open) return refuse(challenge());
+      if (principal) {
+        // 3. Plan (403)
+        assertPlan(principal.account, access.requirements, access.what, upgrade);
+        // 4. Quota (429); from here on the unit is spent and the headers go on every answer.
+        headers = await meter(principal, access.requirements);
+        options.onMetered?.(principal, access.usageName);
+      }
+      // 5. Parameters (400)
+      const params = entrance.parameters(found, input);
+      if (params instanceof ApiError) return refuse(params);
+      return { admitted: true, principal, target: found, params, headers, storeDeadline: storeDeadlineAfterAdmission(began) };
+    } catch (caught) {
+      // The plan's DomainError, the quota's ApiError, or a dependency's failure.
+      return refuse(options.classify(entrance.transport, caught));
+    }
+  }
+
   return {
     variant: options.variant,
-    async admit(request) {
-      const began = performance.now();
-      let headers: Record<string, string> = {};
-      const refuse = (error: ApiError): Refused => ({ admitted: false, error, headers: { ...headers, ...error.headers } });
-      try {
-        // 1. Key (401): a wrong key at once; a missing one at once unless the target may be open.
-        const checked = request.key === undefined ? null : await options.authenticator.check(request.key);
-        if (checked && isKeyRefusal(checked)) return refuse(unauthorized(checked, request));
-        const principal = checked;
-        if (!principal && !request.mayBeOpen) return refuse(unauthorized(undefined, request));
-        // 2. Route
-        const target = request.route(principal);
-        if (target instanceof ApiError) return refuse(target);
-        const access = request.access(target);
-        if (!principal && !access.open) return refuse(unauthorized(undefined, request));
-        if (principal) {
-          // 3. Plan (403)
-          assertPlan(principal.account, access.requirements, access.what, upgrade);
-          // 4. Quota (429); from here on the unit is spent and the headers go on every answer.
-          headers = await meter(principal, access.requirements);
-          options.onMetered?.(principal, access.usageName);
-        }
-        // 5. Parameters (400)
-        const params = request.parameters(target);
-        if (params instanceof ApiError) return refuse(params);
-        return { admitted: true, principal, target, params, headers, storeDeadline: storeDeadlineAfterAdmission(began) };
-      } catch (caught) {
-        // The plan's DomainError, the quota's ApiError, or a dependency's failure.
-        return refuse(options.classify(request.transport, caught));
-      }
-    },
+    door: (entrance) => ({
+      admit: (presented, input) => admit(entrance, presented, input),
+      async serve(presented, input, answer) {
+        const outcome = await admit(entrance, presented, input);
+        return outcome.admitted ? withinStoreDeadline(outcome.storeDeadline, () => answer(outcome, input)) : answer(outcome, input);
+      },
+    }),
   };
 }

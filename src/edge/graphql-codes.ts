@@ -1,6 +1,6 @@
 /** One mapping between the edge's HTTP errors and GraphQL error codes (D12). */
 import { GraphQLError } from 'graphql';
-import type { ApiError, ErrorStatus } from './errors.js';
+import type { ApiError, ErrorStatus } from '../domain/refusal.js';
 
 const CODE_BY_STATUS: Record<number, string> = {
   400: 'BAD_USER_INPUT',

@@ -6,7 +6,7 @@
  * overflows the stack: a 500 with a stack in the log. A 400 names the bound instead. 64 is far above
  * the deepest input of the schema.
  */
-import { ApiError } from './errors.js';
+import { ApiError } from '../domain/refusal.js';
 
 export const MAX_JSON_DEPTH = 64;
 

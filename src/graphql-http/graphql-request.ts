@@ -7,10 +7,9 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { documentIdOf } from '../domain/trusted-documents.js';
-import { ApiError } from '../edge/errors.js';
+import { ApiError } from '../domain/refusal.js';
 import { jsonTextWithinDepth, tooDeepJson } from '../edge/json-depth.js';
 import type { OperationRequest } from '../graphql/catalogue/catalogue.js';
-import { OperationRefusal } from '../graphql/catalogue/prepare.js';
 
 export interface GraphQLRequest extends OperationRequest {
   variables: Record<string, unknown>;
@@ -101,18 +100,4 @@ export function graphqlRequestOf(req: IncomingMessage, body: unknown): GraphQLRe
     extensions: others && Object.keys(others).length > 0 ? others : undefined,
     method: req.method as 'GET' | 'POST',
   };
-}
-
-/**
- * The catalogue's refusals in the edge's terms: a query that does not parse, validate or coerce is
- * the client's 400 with graphql-js's own errors; a persisted id the catalogue does not hold (or one
- * `enforce` does not trust) is PERSISTED_QUERY_NOT_FOUND, which Apollo Client's link answers by
- * sending the text, and which it never caches.
- */
-export function refusalAsApiError<T>(found: T | OperationRefusal): T | ApiError {
-  if (!(found instanceof OperationRefusal)) return found;
-  if (found.code === 'PERSISTED_QUERY_NOT_FOUND') {
-    return new ApiError(404, found.message, { 'Cache-Control': 'private, no-cache, must-revalidate' }, { code: found.code, errors: found.errors });
-  }
-  return new ApiError(400, found.message, {}, { code: 'BAD_USER_INPUT', errors: found.errors });
 }

@@ -15,15 +15,14 @@ import getRawBody from 'raw-body';
 import type { Principal } from '../auth/authenticator.js';
 import { misplacedKey, presentedKey } from '../auth/api-key.js';
 import type { Admitted, Edge } from '../edge/edge.js';
-import { ApiError } from '../edge/errors.js';
+import { ApiError } from '../domain/refusal.js';
 import { jsonTextWithinDepth, tooDeepJson } from '../edge/json-depth.js';
 import { toGraphQLErrors } from '../edge/graphql-codes.js';
 import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
 import type { PreparedOperation } from '../graphql/catalogue/prepare.js';
 import type { GraphQLContext } from '../graphql/context.js';
-import { type createResponseCache, etagOf, matchesEtag } from '../rest/response-cache.js';
-import { withinStoreDeadline } from '../store/store-deadline.js';
-import { graphqlRequestOf, refusalAsApiError, type GraphQLRequest } from './graphql-request.js';
+import { type createResponseCache, etagOf, matchesEtag } from '../graphql/answers/kept-answers.js';
+import { graphqlRequestOf, type GraphQLRequest } from './graphql-request.js';
 
 interface GraphQLHttpOptions {
   server: ApolloServer<GraphQLContext>;
@@ -120,7 +119,7 @@ async function readBody(req: IncomingMessage, limit: number): Promise<unknown> {
 
 /** The edge's route step for /graphql: the catalogue's operation, if this method may run it here. */
 function routeFor(catalogue: OperationCatalogue, request: GraphQLRequest, caller: Principal | null): PreparedOperation | ApiError {
-  const found = refusalAsApiError(catalogue.find(request, caller));
+  const found = catalogue.find(request, caller);
   if (found instanceof ApiError) return found;
   if (found.kind === 'subscription') {
     return new ApiError(400, 'subscriptions are served over WebSocket at /graphql and Server-Sent Events at /graphql/stream');
@@ -143,6 +142,23 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
   const { server, edge, catalogue } = options;
   /** Answers of shared data and of each account's own, per document, variables and data version. */
   const answers = options.answers;
+
+  const door = edge.door<GraphQLRequest, PreparedOperation, Record<string, unknown>>({
+    transport: 'graphql',
+    // Introspection alone needs no key, so Sandbox can load the schema (off in production).
+    mayBeOpen: true,
+    find: (request, caller) => routeFor(catalogue, request, caller),
+    access: (operation) => ({
+      requirements: operation.analysis.requirements,
+      what: 'this operation',
+      usageName: operation.name,
+      open: !operation.analysis.readsData,
+    }),
+    parameters: (operation, request) => {
+      const coerced = catalogue.coerce(operation, request.variables);
+      return coerced instanceof ApiError ? coerced : coerced.values;
+    },
+  });
 
   /** The key comes from the Bearer header only (D12); a malformed header is a wrong key, not none. */
   const keyOf = (req: IncomingMessage): string | undefined => presentedKey(req.headers.authorization, undefined, edge.variant);
@@ -212,7 +228,7 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
   }
 
   /**
-   * An answer that may be kept (answer-versions.ts): served from the cache while its data's version
+   * An answer that may be kept (answers/versions.ts): served from the cache while its data's version
    * holds, computed once for concurrent identical requests, its ETag answering If-None-Match with
    * 304 before anything runs. A result with errors is sent, never kept.
    */
@@ -300,26 +316,11 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
       return runApollo(req, res, body, catalogue.context(null, 'graphql'));
     }
     if (request instanceof ApiError) return send(req, res, type!, request.status, { errors: toGraphQLErrors(request).map(format) }, {});
-    const outcome = await edge.admit({
-      transport: 'graphql',
-      key: keyOf(req),
-      misplacedKey: misplacedKey(req.headers, undefined, edge.variant),
-      // Introspection alone needs no key, so Sandbox can load the schema (off in production).
-      mayBeOpen: true,
-      route: (caller) => routeFor(catalogue, request, caller),
-      access: (operation) => ({
-        requirements: operation.analysis.requirements,
-        what: 'this operation',
-        usageName: operation.name,
-        open: !operation.analysis.readsData,
-      }),
-      parameters: (operation) => {
-        const coerced = refusalAsApiError(catalogue.coerce(operation, request.variables));
-        return coerced instanceof ApiError ? coerced : coerced.values;
-      },
+    const presented = { key: keyOf(req), misplacedKey: misplacedKey(req.headers, undefined, edge.variant) };
+    return door.serve(presented, request, async (outcome) => {
+      if (outcome.admitted) return run(req, res, type!, body, request, outcome);
+      send(req, res, type!, outcome.error.status, { errors: toGraphQLErrors(outcome.error).map(format) }, outcome.headers);
     });
-    if (!outcome.admitted) return send(req, res, type!, outcome.error.status, { errors: toGraphQLErrors(outcome.error).map(format) }, outcome.headers);
-    return withinStoreDeadline(outcome.storeDeadline, () => run(req, res, type!, body, request, outcome));
   };
 
   /** An admitted operation: from the answers' cache, compiled, or by Apollo. */

@@ -10,8 +10,9 @@ import type { ExecutionResult } from 'graphql';
 import { createHandler } from 'graphql-sse/lib/use/http';
 import { presentedKey } from '../auth/api-key.js';
 import type { Edge } from '../edge/edge.js';
-import { ApiError } from '../edge/errors.js';
+import { ApiError } from '../domain/refusal.js';
 import type { SubscriptionGate } from './subscription-gate.js';
+import { toGraphQLErrors } from '../edge/graphql-codes.js';
 
 /** A subscription document and its variables: more is refused before it is read. */
 const MAX_BODY_BYTES = 100 * 1024;
@@ -33,11 +34,9 @@ export function createSseHandler(options: { edge: Edge; gate: SubscriptionGate }
         onSlowConsumer: () => req.context.res.destroy(),
       });
       if (!admission.admitted) {
-        const body = JSON.stringify({ errors: admission.errors.map((e) => e.toJSON()) });
-        return [
-          body,
-          { status: admission.status, statusText: 'Refused', headers: { ...admission.headers, 'content-type': 'application/json; charset=utf-8' } },
-        ];
+        const { refusal } = admission;
+        const body = JSON.stringify({ errors: toGraphQLErrors(refusal).map((e) => e.toJSON()) });
+        return [body, { status: refusal.status, statusText: 'Refused', headers: { ...refusal.headers, 'content-type': 'application/json; charset=utf-8' } }];
       }
       // The response ends when the stream completes or the client goes: either way the place is given back.
       const res = req.context.res;

@@ -4,15 +4,13 @@
  * plan -> one unit of quota), then the account's cap of subscriptions held at once. The admitted
  * subscription gets its execution arguments and a `release` to call once it ends.
  */
-import { type ExecutionArgs, type ExecutionResult, GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import type { ExecutionArgs, ExecutionResult, GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { Principal } from '../auth/authenticator.js';
 import type { Edge } from '../edge/edge.js';
-import { ApiError } from '../edge/errors.js';
+import { ApiError } from '../domain/refusal.js';
 import { tooDeepJson, valueWithinDepth } from '../edge/json-depth.js';
-import { toGraphQLErrors } from '../edge/graphql-codes.js';
 import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
 import type { PreparedOperation } from '../graphql/catalogue/prepare.js';
-import { refusalAsApiError } from './graphql-request.js';
 
 export interface SubscriptionRequest {
   key: string | undefined;
@@ -23,9 +21,7 @@ export interface SubscriptionRequest {
   onSlowConsumer(): void;
 }
 
-export type Admission =
-  | { admitted: true; args: ExecutionArgs; principal: Principal; release(): void }
-  | { admitted: false; errors: readonly GraphQLError[]; status: number; headers?: Record<string, string> };
+export type Admission = { admitted: true; args: ExecutionArgs; principal: Principal; release(): void } | { admitted: false; refusal: ApiError };
 
 /** Subscriptions held per account on this instance, across listeners and transports. */
 export class SubscriptionHolds {
@@ -78,6 +74,13 @@ function subscriptionOf(found: PreparedOperation | ApiError): PreparedOperation 
 
 export function createSubscriptionGate(options: GateOptions) {
   const { schema, edge, catalogue } = options;
+  const door = edge.door<SubscriptionRequest, PreparedOperation, { values: Record<string, unknown> }>({
+    transport: 'subscription',
+    keyInQuery: edge.variant === 'B',
+    find: (request, caller) => subscriptionOf(catalogue.find({ query: request.query, operationName: request.operationName ?? undefined }, caller)),
+    access: (operation) => ({ requirements: operation.analysis.requirements, what: 'this subscription', usageName: operation.name }),
+    parameters: (operation, request) => (valueWithinDepth(request.variables) ? catalogue.coerce(operation, request.variables ?? {}) : tooDeepJson()),
+  });
 
   return {
     /** A result as the client sees it: its errors through the formatter every /graphql answer uses. */
@@ -87,24 +90,14 @@ export function createSubscriptionGate(options: GateOptions) {
     },
 
     async admit(request: SubscriptionRequest): Promise<Admission> {
-      const outcome = await edge.admit({
-        transport: 'subscription',
-        key: request.key,
-        keyInQuery: edge.variant === 'B',
-        route: (caller) =>
-          subscriptionOf(refusalAsApiError(catalogue.find({ query: request.query, operationName: request.operationName ?? undefined }, caller))),
-        access: (operation) => ({ requirements: operation.analysis.requirements, what: 'this subscription', usageName: operation.name }),
-        parameters: (operation) =>
-          valueWithinDepth(request.variables) ? refusalAsApiError(catalogue.coerce(operation, request.variables ?? {})) : tooDeepJson(),
-      });
-      if (!outcome.admitted) return { admitted: false, errors: toGraphQLErrors(outcome.error), status: outcome.error.status, headers: outcome.headers };
+      const outcome = await door.admit({ key: request.key }, request);
+      if (!outcome.admitted)
+        return { admitted: false, refusal: new ApiError(outcome.error.status, outcome.error.message, outcome.headers, outcome.error.graphql) };
       const principal = outcome.principal!;
       const hold = options.holds.take(principal);
       if ('cap' in hold) {
-        const error = new GraphQLError(`at most ${hold.cap} subscriptions at once for this account's plan; complete one first`, {
-          extensions: { code: 'RATE_LIMITED', http: { status: 429 } },
-        });
-        return { admitted: false, errors: [error], status: 429 };
+        const message = `at most ${hold.cap} subscriptions at once for this account's plan; complete one first`;
+        return { admitted: false, refusal: new ApiError(429, message, {}, { code: 'RATE_LIMITED' }) };
       }
       options.onSubscribed?.();
       const contextValue = catalogue.context(principal, 'graphql', { stream: { onSlowConsumer: request.onSlowConsumer } });

@@ -14,8 +14,9 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Authenticator } from '../auth/authenticator.js';
 import { presentedKey } from '../auth/api-key.js';
 import type { Edge } from '../edge/edge.js';
-import { ApiError } from '../edge/errors.js';
+import { ApiError } from '../domain/refusal.js';
 import type { SubscriptionGate } from './subscription-gate.js';
+import { toGraphQLErrors } from '../edge/graphql-codes.js';
 
 export interface SubscriptionLimits {
   /** Open WebSocket connections on this listener; more are refused with 503 at the upgrade. */
@@ -107,7 +108,7 @@ export function createSubscriptionServer(options: Options) {
         variables: payload.variables,
         onSlowConsumer: () => socket.close(CLOSE_SLOW_CONSUMER, 'slow consumer: too many messages waiting'),
       });
-      if (!admission.admitted) return admission.errors;
+      if (!admission.admitted) return toGraphQLErrors(admission.refusal);
       connection.holds.set(id, admission.release);
       return admission.args;
     },

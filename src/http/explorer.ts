@@ -96,7 +96,7 @@ export function serveExplorer(req: IncomingMessage, res: ServerResponse): boolea
   res.setHeader('Content-Security-Policy', EXPLORER_CSP);
   if (url === EXPLORER_PATH) {
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' });
-    res.end(req.method === 'HEAD' ? undefined : PAGE);
+    res.end(PAGE);
     return true;
   }
   const asset = FILES[url.slice(ASSETS.length)];

@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage, STATUS_CODES, type RequestListener,
 import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import type { Variant } from '../domain/variant.js';
-import { ApiError, type ErrorStatus } from '../edge/errors.js';
+import { ApiError, type ErrorStatus } from '../domain/refusal.js';
 import type { Classify } from '../edge/classify.js';
 import { errorBody, sendError } from '../rest/envelope.js';
 import { JSON_ONLY_CSP, SECURITY_HEADERS } from './security-headers.js';
@@ -96,7 +96,7 @@ export function createPipeline(options: { variant: Variant; classify: Classify; 
     if (res.headersSent) return void res.destroy();
     // An error is JSON, whatever page the path would have served.
     res.setHeader('Content-Security-Policy', JSON_ONLY_CSP);
-    sendError(res, variant, answer, res.req.method === 'HEAD');
+    sendError(res, variant, answer);
   };
   return {
     fail,

@@ -13,7 +13,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Variant } from '../domain/variant.js';
 import type { Classify } from '../edge/classify.js';
-import { ApiError } from '../edge/errors.js';
+import { ApiError } from '../domain/refusal.js';
 import { EXPLORER_PATH } from '../graphql-http/landing-page.js';
 import { loadOnce } from '../load-once.js';
 import { redactUrl } from '../logging/logger.js';
@@ -31,8 +31,11 @@ interface VariantAppOptions {
   httpMetrics?: HttpMetrics;
   classify: Classify;
   variant: Variant;
-  /** The REST facade on plain node:http: `url` is the path and query under /api/v1. */
-  facade: (req: IncomingMessage, res: ServerResponse, url: string) => Promise<void>;
+  /**
+   * The REST facade on plain node:http. Its routes, by path under /api/v1, go into the listener's
+   * table; the facade itself answers the rest of /api/v1.
+   */
+  facade: GatewayRoute & { routes: ReadonlyMap<string, GatewayRoute> };
   /** The facade's GraphQL operations at /graphql/operations/<name> (public, like the OpenAPI document). */
   operationDocuments?: (req: IncomingMessage, res: ServerResponse, name: string) => true;
   /** The account dashboard under /account (its pages set their own CSP). */
@@ -76,9 +79,29 @@ const isHtmlPage = (req: IncomingMessage) =>
 
 /** A JSON answer; true, as a step that answered returns. */
 const json = (res: ServerResponse, status: number, value: unknown): true => {
-  sendJson(res, status, Buffer.from(JSON.stringify(value)), res.req.method === 'HEAD');
+  sendJson(res, status, Buffer.from(JSON.stringify(value)));
   return true;
 };
+
+/** A route of the listener's table: answers (true, or the promise of its answer), or passes (false: the table's 404). */
+type Route = (req: IncomingMessage, res: ServerResponse, path: string) => boolean | Promise<void>;
+
+/**
+ * The listener's one table: exact paths first (each REST route among them, so a REST request meets
+ * one dispatch), then prefixes in order. HEAD is served as GET by every route: node's response
+ * drops a HEAD's body itself.
+ */
+interface RouteTable {
+  exact: Map<string, Route>;
+  prefixes: [string, Route][];
+}
+
+function routeOf(table: RouteTable, path: string): Route | undefined {
+  const found = table.exact.get(path);
+  if (found) return found;
+  for (const [prefix, route] of table.prefixes) if (path.startsWith(prefix)) return route;
+  return undefined;
+}
 
 export function createVariantApp(options: VariantAppOptions): GatewayApp {
   const { variant, logger } = options;
@@ -125,43 +148,28 @@ export function createVariantApp(options: VariantAppOptions): GatewayApp {
   // Bodies that never change, serialized once.
   const openApiBody = Buffer.from(JSON.stringify(options.openApiDocument));
   const healthBody = Buffer.from(JSON.stringify({ status: 'ok' }));
-  const constant = (res: ServerResponse, body: Buffer): true => {
-    sendJson(res, 200, body, res.req.method === 'HEAD');
-    return true;
-  };
+  const constant =
+    (body: Buffer): Route =>
+    (_req, res) => {
+      sendJson(res, 200, body);
+      return true;
+    };
 
-  /** Step 3: the routes, first match answers. */
-  const routes: Step = (req, res) => {
-    const url = req.url ?? '/';
-    const path = pathOf(url);
-    if (path === OPENAPI_PATH) return constant(res, openApiBody);
-    if (url.startsWith(API_PREFIX) && (path === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`))) {
-      return options.facade(req, res, url.slice(API_PREFIX.length) || '/');
-    }
-    if (options.explorer && path.startsWith(EXPLORER_PATH) && serveExplorer(req, res)) return true;
-    if (options.subscriptions && path === SSE_PATH) return options.subscriptions.sse(req, res);
-    if (options.operationDocuments && path.startsWith(OPERATIONS_PATH)) return options.operationDocuments(req, res, path.slice(OPERATIONS_PATH.length));
-    if (path === GRAPHQL_PATH || path.startsWith(`${GRAPHQL_PATH}/`)) return options.graphql(req, res);
-    if (options.portal && (path === PORTAL_PATH || path.startsWith(`${PORTAL_PATH}/`))) return options.portal(req, res);
-    if (path === '/health') return constant(res, healthBody);
-    if (path === '/ready') {
-      return options.ready().then(({ ok, checks, details }) => {
-        json(res, ok ? 200 : 503, { status: ok ? 'ready' : 'not_ready', checks, ...details });
-      });
-    }
-    if (path === '/metrics' && options.metrics) {
-      const registry = options.metrics;
-      return registry.metrics().then((text) => {
-        res.setHeader('Content-Type', registry.contentType);
-        res.end(text);
-      });
-    }
-    if (path === '/docs' || path.startsWith('/docs/')) {
-      return docsApp().then((app) => {
+  const table = routeTable(options, {
+    openApi: constant(openApiBody),
+    health: constant(healthBody),
+    docs: (req, res) =>
+      docsApp().then((app) => {
         app(req as express.Request, res as express.Response, (error?: unknown) => (error ? pipeline.fail(res, error) : pipeline.fail(res, notFound(req))));
-      });
-    }
-    throw notFound(req);
+      }),
+  });
+
+  /** Step 3: the route the table names for the path; none is a 404. */
+  const routes: Step = (req, res) => {
+    const path = pathOf(req.url ?? '/');
+    const answered = routeOf(table, path)?.(req, res, path) ?? false;
+    if (answered === false) throw notFound(req);
+    return answered;
   };
 
   const pipeline = createPipeline({ variant, classify: options.classify, steps: [stamped, limits, routes] });
@@ -178,4 +186,41 @@ export function createVariantApp(options: VariantAppOptions): GatewayApp {
     },
     closeUpgraded: () => subscriptions.close(),
   });
+}
+
+/** The listener's table, from its options; `own` are the routes of the listener itself. */
+function routeTable(options: VariantAppOptions, own: { openApi: Route; health: Route; docs: Route }): RouteTable {
+  const { facade, subscriptions, operationDocuments, portal, metrics } = options;
+  const exact = new Map<string, Route>([
+    [OPENAPI_PATH, own.openApi],
+    [API_PREFIX, facade],
+    [GRAPHQL_PATH, (req, res) => options.graphql(req, res)],
+    ['/health', own.health],
+    [
+      '/ready',
+      (_req, res) =>
+        options.ready().then(({ ok, checks, details }) => {
+          json(res, ok ? 200 : 503, { status: ok ? 'ready' : 'not_ready', checks, ...details });
+        }),
+    ],
+    ['/docs', own.docs],
+  ]);
+  for (const [path, serve] of facade.routes) exact.set(`${API_PREFIX}${path}`, serve);
+  if (subscriptions) exact.set(SSE_PATH, (req, res) => subscriptions.sse(req, res));
+  if (portal) exact.set(PORTAL_PATH, (req, res) => portal(req, res));
+  if (metrics) {
+    exact.set('/metrics', (_req, res) =>
+      metrics.metrics().then((text) => {
+        res.setHeader('Content-Type', metrics.contentType);
+        res.end(text);
+      }),
+    );
+  }
+  const prefixes: [string, Route][] = [[`${API_PREFIX}/`, facade]];
+  if (options.explorer) prefixes.push([EXPLORER_PATH, (req, res) => serveExplorer(req, res)]);
+  if (operationDocuments) prefixes.push([OPERATIONS_PATH, (req, res, path) => operationDocuments(req, res, path.slice(OPERATIONS_PATH.length))]);
+  prefixes.push([`${GRAPHQL_PATH}/`, (req, res) => options.graphql(req, res)]);
+  if (portal) prefixes.push([`${PORTAL_PATH}/`, (req, res) => portal(req, res)]);
+  prefixes.push(['/docs/', own.docs]);
+  return { exact, prefixes };
 }

@@ -10,11 +10,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import getRawBody from 'raw-body';
-import { type ClientInfo, type LiveSession, TooManyAttempts } from '../accounts/index.js';
-import { DomainError } from '../domain/errors.js';
+import type { ClientInfo, LiveSession } from '../accounts/index.js';
 import type { Variant } from '../domain/variant.js';
 import type { Classify } from '../edge/classify.js';
-import { ApiError, apiErrorFromDomain } from '../edge/errors.js';
+import { ApiError, badRequest } from '../domain/refusal.js';
 import { FORM_COOKIE, readCookie, SESSION_COOKIE, setCookie } from './cookies.js';
 import { crossSiteReason, ownOrigin } from './cross-site.js';
 import { type Html, html } from './html.js';
@@ -102,7 +101,7 @@ export function createPortalHandler(options: PortalOptions) {
       // Forms post with their real Origin (no-referrer, the listeners' default, makes browsers send `Origin: null`).
       res.setHeader('Referrer-Policy', 'same-origin');
       res.setHeader('Content-Type', 'text/html; charset=utf-8');
-      res.end(res.req.method === 'HEAD' ? undefined : answer.html.text);
+      res.end(answer.html.text);
       return;
     }
     res.statusCode = 200;
@@ -116,14 +115,14 @@ export function createPortalHandler(options: PortalOptions) {
     if (!asset || (req.method !== 'GET' && req.method !== 'HEAD')) throw new ApiError(404, `no dashboard file ${name}`);
     res.setHeader('Content-Type', asset.type);
     res.setHeader('Cache-Control', 'public, max-age=300');
-    res.end(req.method === 'HEAD' ? undefined : asset.body);
+    res.end(asset.body);
   }
 
   async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
     const type = (req.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
-    if (type !== 'application/x-www-form-urlencoded') throw new DomainError('invalid', 'send the form as application/x-www-form-urlencoded');
+    if (type !== 'application/x-www-form-urlencoded') throw badRequest('send the form as application/x-www-form-urlencoded');
     const text = await getRawBody(req, { limit: MAX_FORM_BYTES, encoding: 'utf8' }).catch(() => {
-      throw new DomainError('invalid', 'the form is too large or could not be read');
+      throw badRequest('the form is too large or could not be read');
     });
     return new URLSearchParams(text);
   }
@@ -184,9 +183,7 @@ export function createPortalHandler(options: PortalOptions) {
     // A write: same site only, with its form's token; refused before anything is read or changed.
     const crossSite = crossSiteReason(req, services.publicUrl);
     if (crossSite) return send(res, refusal(request, 403, `Refused: this request came from another site (${crossSite}).`));
-    request.form = await readForm(req).catch((error: unknown) => {
-      throw error instanceof DomainError ? apiErrorFromDomain(error) : error;
-    });
+    request.form = await readForm(req);
     const expected = request.session?.csrfToken ?? request.pending?.csrfToken ?? formToken;
     const sent = request.form.get('csrf') ?? '';
     // Signed-out forms may also carry the form cookie's token (a session may have ended since the page was shown).
@@ -196,19 +193,15 @@ export function createPortalHandler(options: PortalOptions) {
     return send(res, await answerOf(target, request, () => target.post!(request)));
   };
 
-  /** Runs a page; a domain error or a throttle is shown on the page's own form with its status. */
+  /** Runs a page; a refusal (a domain error, the sign-in throttle) is shown on the page's own form with its status and headers. */
   async function answerOf(target: PortalPage, request: PortalRequest, run: () => Promise<PortalAnswer>): Promise<PortalAnswer> {
     try {
       return await run();
     } catch (error) {
-      if (error instanceof TooManyAttempts) {
-        const shown = await target.get(request, { error: error.message, status: 429 });
-        return 'html' in shown ? { ...shown, status: 429, headers: { 'Retry-After': String(error.retryAfterSeconds) } } : shown;
-      }
-      if (!(error instanceof DomainError)) throw options.classify('dashboard', error);
-      const status = apiErrorFromDomain(error).status;
-      const shown = await target.get(request, { error: error.message, status });
-      return 'html' in shown ? { ...shown, status } : shown;
+      const refusal = options.classify('dashboard', error);
+      if (refusal.status >= 500) throw refusal;
+      const shown = await target.get(request, { error: refusal.message, status: refusal.status });
+      return 'html' in shown ? { ...shown, status: refusal.status, headers: { ...shown.headers, ...refusal.headers } } : shown;
     }
   }
 }

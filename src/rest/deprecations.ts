@@ -6,7 +6,7 @@
  */
 import { serializeItem } from 'structured-headers';
 import { z } from 'zod';
-import { ApiError } from '../edge/errors.js';
+import { ApiError } from '../domain/refusal.js';
 
 export interface Deprecation {
   deprecated: Date;

@@ -1,45 +1,23 @@
 /**
  * A REST facade: the documented /api/v1 GETs of one variant, each executing its GraphQL
- * operation in-process against the same schema and context as /graphql. The operations are
- * registered in the catalogue at start (a broken route fails start-up). The edge admits the
- * request (key, route, plan, quota, parameters); the facade executes and renders the outcome.
+ * operation in-process against the same schema and context as /graphql. Its routes are prepared
+ * at start (prepared-routes.ts), and go into the listener's table; the edge admits the request
+ * (key, route, plan, quota, parameters) through the facade's entrance; the facade executes and
+ * renders the outcome.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { misplacedKey, presentedKey } from '../auth/api-key.js';
 import type { Classify } from '../edge/classify.js';
-import type { Admitted, Edge } from '../edge/edge.js';
-import { ApiError } from '../edge/errors.js';
-import type { Principal } from '../auth/authenticator.js';
+import type { Edge, Outcome } from '../edge/edge.js';
 import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
-import type { PreparedOperation } from '../graphql/catalogue/prepare.js';
+import { createResponseCache, matchesEtag } from '../graphql/answers/kept-answers.js';
 import type { GraphQLServices } from '../graphql/services.js';
-import { type Deprecations, deprecationHeaders, sunsetRefusal } from './deprecations.js';
+import type { Deprecations } from './deprecations.js';
 import { sendError, sendJson } from './envelope.js';
-import { createOperationDocuments, operationHrefOf, type RouteOperation } from './operation-documents.js';
-import { checkParams, ignoredParams, parseRawQuery } from './params.js';
-import { createResponseCache, matchesEtag } from './response-cache.js';
-import { type RouteDefinition, routeIdOf, routeWhat } from './route-table.js';
-import { withinStoreDeadline } from '../store/store-deadline.js';
-
-interface PreparedRoute {
-  route: RouteDefinition;
-  /** Its operation from the catalogue: its plan derived from its fields (D12). */
-  operation: PreparedOperation;
-  /** graphql-jit's function, compiled at start. */
-  compiled: NonNullable<ReturnType<OperationCatalogue['compiled']>>;
-  /** `GET /api/v1/brief`: how refusals name the route. */
-  what: string;
-  /** `A GET /api/v1/brief`: the route's id in usage records and LEGACY_DEPRECATIONS. */
-  id: string;
-  /** As clients find it: X-GraphQL-Operation, /graphql/operations, OpenAPI. */
-  published: RouteOperation;
-  /** On every answer once the route is known: X-GraphQL-Operation, and the deprecation headers of a declared route. */
-  headers: Record<string, string>;
-  /** The 410 of a route past its sunset (when enforced), at `now`. */
-  gone(now: number): ApiError | undefined;
-}
-
-type AdmittedRoute = Admitted<PreparedRoute, Record<string, unknown>>;
+import { createOperationDocuments, type RouteOperation } from './operation-documents.js';
+import { ignoredParams, parseRawQuery } from './params.js';
+import { type PreparedRoute, prepareRoutes, type RestInput, type RestParams } from './prepared-routes.js';
+import type { RouteDefinition } from './route-table.js';
 
 interface FacadeOptions {
   routes: readonly RouteDefinition[];
@@ -53,100 +31,70 @@ interface FacadeOptions {
   enforceSunset?: boolean;
 }
 
+const API_PREFIX = '/api/v1';
+
 export function createFacadeHandler(options: FacadeOptions) {
-  const { edge, catalogue, classify } = options;
+  const { edge, catalogue, classify, services } = options;
   const variant = edge.variant;
-  const routes = new Map<string, PreparedRoute>(options.routes.map((route) => [route.path, prepare(route)]));
+  const { byPath, entrance } = prepareRoutes({ ...options, variant });
+  const door = edge.door(entrance);
   const cache = createResponseCache();
+  /** Parameters the facade reads that no route declares. */
+  const ownParams = variant === 'B' ? ['apikey'] : [];
 
-  function prepare(route: RouteDefinition): PreparedRoute {
-    const what = routeWhat(route.path);
-    const id = routeIdOf(variant, route.path);
-    const operation = catalogue.register(what, route.operation);
-    const name = operation.operation.name?.value;
-    if (!name) throw new Error(`the operation of ${what} has no name: clients find it by its name`);
-    const published = { name, document: operation.text, href: operationHrefOf(name), sha256: operation.id };
-    const declared = options.deprecations?.[id];
-    const headers = { 'X-GraphQL-Operation': name, ...(declared ? deprecationHeaders(declared, published.href) : {}) };
-    const gone = sunsetRefusal(declared, options.enforceSunset ?? false, what, published);
-    return { route, operation, compiled: catalogue.compiled(operation)!, what, id, published, headers, gone };
-  }
-
-  /** Executes a route's operation in-process; a failed one becomes the ApiError to answer. */
-  async function run(prepared: PreparedRoute, params: Record<string, unknown>, principal: Principal | null): Promise<unknown> {
-    const context = catalogue.context(principal, 'rest');
-    const result = await prepared.compiled.query(undefined, context, prepared.route.variables(params) as Record<string, unknown>);
-    if (result.errors?.length) throw classify('rest', result.errors[0]);
-    return result.data;
-  }
-
-  function find(path: string, method: string | undefined): PreparedRoute | ApiError {
-    const found = routes.get(path);
-    if (!found) return new ApiError(404, `no endpoint ${path === '/' ? '' : path} under /api/v1; see /api/v1/openapi.json`);
-    if (method !== 'GET' && method !== 'HEAD') return new ApiError(405, `${method} is not allowed on /api/v1${path}; use GET or HEAD`, { Allow: 'GET, HEAD' });
-    return found;
-  }
-
-  /** `url` is the request's path and query under /api/v1 (e.g. `/markets?limit=5`). */
-  async function handle(req: IncomingMessage, res: ServerResponse, url: string): Promise<void> {
-    const q = url.indexOf('?');
-    const path = (q < 0 ? url : url.slice(0, q)).replace(/\/+$/, '') || '/';
-    const head = req.method === 'HEAD';
-    /** Once the edge's route step found it, every answer names its operation (and its deprecation). */
-    let known: PreparedRoute | undefined;
+  /**
+   * A request under /api/v1; `route` the one the listener's table found for its path, else it is
+   * looked up here (a trailing slash, a path of no route). HEAD is answered as GET: node sends a
+   * HEAD's headers without the body.
+   */
+  async function handle(route: PreparedRoute | undefined, req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
+      const url = (req.url ?? '/').slice(API_PREFIX.length) || '/';
+      const q = url.indexOf('?');
+      const path = route?.route.path ?? ((q < 0 ? url : url.slice(0, q)).replace(/\/+$/, '') || '/');
       const query = parseRawQuery(url);
-      const outcome = await edge.admit({
-        transport: 'rest',
-        key: presentedKey(req.headers.authorization, query.get('apikey')?.[0], variant),
-        keyInQuery: variant === 'B',
-        misplacedKey: misplacedKey(req.headers, query.get('apikey')?.[0], variant),
-        // Past its sunset (enforced), a route is refused here: before any quota is spent.
-        route: () => {
-          const found = find(path, req.method);
-          if (found instanceof ApiError) return found;
-          known = found;
-          return found.gone(options.services.now()) ?? found;
-        },
-        access: (found) => ({ requirements: found.operation.analysis.requirements, what: found.what, usageName: found.id }),
-        parameters: (found) => checkParams(found.route.params, query),
-      });
-      for (const [name, value] of Object.entries({ ...known?.headers, ...outcome.headers })) res.setHeader(name, value);
-      // Unknown parameters are ignored (D6), and said so: `lmit=5` is a typo the caller can see.
-      const ignored = known ? ignoredParams(known.route.params, query, variant === 'B' ? ['apikey'] : []) : [];
-      if (ignored.length > 0) res.setHeader('X-Ignored-Parameters', ignored.join(', '));
-      if (!outcome.admitted) return sendError(res, variant, outcome.error, head);
-      await withinStoreDeadline(outcome.storeDeadline, () => answer(req, res, outcome, head));
+      const apikey = query.get('apikey')?.[0];
+      const presented = { key: presentedKey(req.headers.authorization, apikey, variant), misplacedKey: misplacedKey(req.headers, apikey, variant) };
+      await door.serve(presented, { req, res, path, query, route, now: services.now() }, answer);
     } catch (error) {
-      sendError(res, variant, classify('rest', error), head);
+      sendError(res, variant, classify('rest', error));
     }
   }
 
-  /** Step 6: the route's answer, executed, or already computed for the same data and parameters. */
-  async function answer(req: IncomingMessage, res: ServerResponse, admitted: AdmittedRoute, head: boolean): Promise<void> {
-    const { target: prepared, params, principal } = admitted;
-    const policy = prepared.route.cache;
-    if (!policy) {
-      const value = prepared.route.reshape(await run(prepared, params, principal), params);
-      sendJson(res, 200, Buffer.from(JSON.stringify(value)), head);
-      return;
-    }
-    const body = await cache.answer(policy, options.services, principal, prepared.route.path, params, async () =>
-      prepared.route.reshape(await run(prepared, params, principal), params),
-    );
+  /**
+   * The outcome, rendered. Once the route is known every answer names its operation (and its
+   * deprecation), admitted or not; an admitted route's answer is executed, or already computed for
+   * the same data and parameters.
+   */
+  async function answer(outcome: Outcome<PreparedRoute, RestParams>, { req, res, query }: RestInput): Promise<void> {
+    const known = outcome.target;
+    for (const [name, value] of Object.entries({ ...known?.headers, ...outcome.headers })) res.setHeader(name, value);
+    // Unknown parameters are ignored (D6), and said so: `lmit=5` is a typo the caller can see.
+    const ignored = known ? ignoredParams(known.route.params, query, ownParams) : [];
+    if (ignored.length > 0) res.setHeader('X-Ignored-Parameters', ignored.join(', '));
+    if (!outcome.admitted) return sendError(res, variant, outcome.error);
+    const { target: prepared, params, principal } = outcome;
+    const { route } = prepared;
+    /** Executes the route's operation in-process; a failed one becomes the ApiError to answer. */
+    const run = async () => {
+      const result = await prepared.compiled.query(undefined, catalogue.context(principal, 'rest'), route.variables(params) as Record<string, unknown>);
+      if (result.errors?.length) throw classify('rest', result.errors[0]);
+      return route.reshape(result.data, params);
+    };
+    if (!route.cache) return sendJson(res, 200, Buffer.from(JSON.stringify(await run())));
+    const body = await cache.answer(route.cache, services, principal, route.path, params, run);
     res.setHeader('ETag', body.etag);
-    res.setHeader('Cache-Control', `private, max-age=${policy.maxAgeSeconds}`);
-    if (matchesEtag(req.headers['if-none-match'], body.etag)) {
-      sendJson(res, 304, undefined);
-      return;
-    }
-    sendJson(res, 200, body.bytes, head);
+    res.setHeader('Cache-Control', `private, max-age=${route.cache.maxAgeSeconds}`);
+    if (matchesEtag(req.headers['if-none-match'], body.etag)) return sendJson(res, 304, undefined);
+    sendJson(res, 200, body.bytes);
   }
 
-  const operations = [...routes.values()].map((prepared) => prepared.published);
-  return Object.assign(handle, {
+  const operations = [...byPath.values()].map((prepared) => prepared.published);
+  return Object.assign(handle.bind(undefined, undefined), {
+    /** Each route's own handler, by its path under /api/v1: the listener's table dispatches to it directly. */
+    routes: new Map([...byPath].map(([path, prepared]) => [path, handle.bind(undefined, prepared)])),
     /** Route path -> its operation, as published. */
-    operations: Object.fromEntries([...routes].map(([path, prepared]) => [path, prepared.published])) as Record<string, RouteOperation>,
+    operations: Object.fromEntries([...byPath].map(([path, prepared]) => [path, prepared.published])) as Record<string, RouteOperation>,
     /** Serves them at /graphql/operations/<Name>.graphql. */
     documents: createOperationDocuments(operations),
   });

@@ -4,7 +4,7 @@
  * facade validates and answers. Errors, headers and security follow D3, D4 and D5.
  */
 import { z } from 'zod';
-import { ERROR_TYPES } from '../edge/errors.js';
+import { ERROR_TYPES } from '../domain/refusal.js';
 import type { Deprecation, Deprecations } from './deprecations.js';
 import { routeIdOf } from './route-table.js';
 import type { RouteOperation } from './operation-documents.js';

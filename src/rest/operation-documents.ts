@@ -5,8 +5,8 @@
  * /graphql unchanged (trusted even under TRUSTED_DOCUMENTS=enforce). docs/migration.md.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError } from '../edge/errors.js';
-import { matchesEtag } from './response-cache.js';
+import { ApiError } from '../domain/refusal.js';
+import { matchesEtag } from '../graphql/answers/kept-answers.js';
 
 export const OPERATIONS_PATH = '/graphql/operations/';
 
@@ -44,7 +44,7 @@ export function createOperationDocuments(operations: readonly RouteOperation[]) 
     res.statusCode = 200;
     res.setHeader('Content-Type', 'text/plain; charset=utf-8');
     res.setHeader('Content-Length', found.bytes.length);
-    res.end(req.method === 'HEAD' ? undefined : found.bytes);
+    res.end(found.bytes);
     return true;
   };
 }

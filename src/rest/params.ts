@@ -3,7 +3,7 @@
  * (validation here, JSON Schema in the OpenAPI document) and the message D5 asks for.
  */
 import { z } from 'zod';
-import { ApiError, badRequest } from '../edge/errors.js';
+import { ApiError, badRequest } from '../domain/refusal.js';
 
 export interface ParamSpec {
   name: string;

@@ -6,7 +6,7 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { Variant } from '../domain/variant.js';
 import type { z } from 'zod';
-import type { RouteCachePolicy } from './response-cache.js';
+import type { RouteCachePolicy } from '../graphql/answers/kept-answers.js';
 import type { ParamSpec } from './params.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: a table holds routes of different operations; defineRoute types each one.

@@ -9,7 +9,7 @@ import { type Driver, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type pg from 'pg';
 import { type Engine, migrateToLatest } from './migrations.js';
 import { withStatementDeadline } from './pg-deadline.js';
-import { REQUEST_STATEMENT_MS } from './store-deadline.js';
+import { REQUEST_STATEMENT_MS } from '../deadline/request-deadline.js';
 import type { Database } from './tables.js';
 import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
 

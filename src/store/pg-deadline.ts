@@ -4,7 +4,7 @@
  * `query_timeout`), so a request that waited most of its bound for a connection (every connection
  * busy on a hung database) could then spend the whole bound again on its statement: 1.4 s where a
  * second was promised. Here a statement gets what the wait left of `statementMs`, or of the
- * request's deadline where its admission already waited on the store (store-deadline.ts).
+ * request's deadline where its admission already waited on the store (src/deadline/request-deadline.ts).
  *
  * A statement pg gave up on still runs on the server, on its connection: a client given back to the
  * pool as usual would make the next request wait behind it, and time out in turn. Such a client is
@@ -12,7 +12,7 @@
  */
 import type { PostgresPool } from 'kysely';
 import type pg from 'pg';
-import { currentStoreDeadline } from './store-deadline.js';
+import { currentStoreDeadline } from '../deadline/request-deadline.js';
 
 /** The subset of pg's pool client Kysely uses (its PostgresPoolClient). */
 interface BoundedClient {

@@ -7,7 +7,7 @@
  */
 import type { Logger } from 'pino';
 import type { DueDelivery, DueEndpoint, WebhookRepository } from '../store/webhooks.js';
-import { outsideStoreDeadline } from '../store/store-deadline.js';
+import { outsideStoreDeadline } from '../deadline/request-deadline.js';
 import type { ConnectAgents } from './destination.js';
 import { type AttemptDecision, type AttemptResult, decide, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './retry-schedule.js';
 import { sendAttempt } from './send.js';

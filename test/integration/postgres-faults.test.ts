@@ -5,7 +5,7 @@
  * (a second, less the time this process, which the service and the load share, was stalled while
  * the request was out); the service recovers by itself; nothing rejects unhandled.
  */
-import { REQUEST_STATEMENT_MS } from '../../src/store/store-deadline.js';
+import { REQUEST_STATEMENT_MS } from '../../src/deadline/request-deadline.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 import { canOwnPostgres, ownPostgres, type OwnedPostgres } from '../support/postgres-server.js';
 import { redisAvailable, SHARED_REDIS_URL } from '../support/redis.js';

@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import pino from 'pino';
 import { createDegradedAnswers } from '../../src/edge/degraded.js';
 import { openStore, type StoreConnection } from '../../src/store/database.js';
-import { withinStoreDeadline } from '../../src/store/store-deadline.js';
+import { withinStoreDeadline } from '../../src/deadline/request-deadline.js';
 import { createPgSchema, postgresAvailable, tempDataDir } from '../support/engines.js';
 
 const enabled = await postgresAvailable();

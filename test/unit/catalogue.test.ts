@@ -1,8 +1,9 @@
 /** The operation catalogue: one preparation per text, a bounded cache, persisted ids, the trusted-documents policy. */
 import pino from 'pino';
-import { print, parse } from 'graphql';
+import { type GraphQLError, print, parse } from 'graphql';
 import { createOperationCatalogue, type OperationCatalogue } from '../../src/graphql/catalogue/catalogue.js';
-import { OperationRefusal, operationId, type PreparedOperation } from '../../src/graphql/catalogue/prepare.js';
+import { ApiError } from '../../src/domain/refusal.js';
+import { operationId, type PreparedOperation } from '../../src/graphql/catalogue/prepare.js';
 import { createTrustedDocuments, type TrustedDocumentsMode } from '../../src/graphql/catalogue/trusted-documents.js';
 import { guardRules } from '../../src/graphql/catalogue/guards.js';
 import { createSchema } from '../../src/graphql/schema.js';
@@ -14,8 +15,8 @@ const services = {} as GraphQLServices;
 const catalogueOf = (options: { maxEntries?: number; maxCharacters?: number } = {}) =>
   createOperationCatalogue({ schema, services, validationRules: guardRules(), ...options });
 const get = (catalogue: OperationCatalogue, query: string, operationName?: string) => catalogue.find({ query, operationName }, null);
-const ok = (found: PreparedOperation | OperationRefusal) => {
-  if (found instanceof OperationRefusal) throw new Error(found.message);
+const ok = (found: PreparedOperation | ApiError) => {
+  if (found instanceof ApiError) throw new Error(found.message);
   return found;
 };
 
@@ -43,16 +44,16 @@ it('compiles only queries that read data; mutations and introspection are prepar
 it("refuses what does not parse, validate or name one operation, in graphql-js's words", () => {
   const catalogue = catalogueOf();
   const invalid = get(catalogue, '{ predictionMarkets { nope } }');
-  expect(invalid).toBeInstanceOf(OperationRefusal);
-  expect((invalid as OperationRefusal).errors[0]!.message).toMatch(/Cannot query field "nope"/);
-  expect((invalid as OperationRefusal).errors[0]!.locations).toEqual([{ line: 1, column: 23 }]);
-  expect((get(catalogue, '{ predictionMarkets {') as OperationRefusal).message).toMatch(/Syntax Error/);
-  expect((get(catalogue, 'query A { viewer { name } } query B { viewer { accountId } }') as OperationRefusal).message).toMatch(/operation name/);
-  expect((get(catalogue, '{ viewer { name } }', 'Nope') as OperationRefusal).message).toBe('Unknown operation named "Nope".');
+  expect(invalid).toBeInstanceOf(ApiError);
+  expect((invalid as ApiError).graphql!.errors![0]!.message).toMatch(/Cannot query field "nope"/);
+  expect(((invalid as ApiError).graphql!.errors![0] as GraphQLError).locations).toEqual([{ line: 1, column: 23 }]);
+  expect((get(catalogue, '{ predictionMarkets {') as ApiError).message).toMatch(/Syntax Error/);
+  expect((get(catalogue, 'query A { viewer { name } } query B { viewer { accountId } }') as ApiError).message).toMatch(/operation name/);
+  expect((get(catalogue, '{ viewer { name } }', 'Nope') as ApiError).message).toBe('Unknown operation named "Nope".');
   // The guards' rules apply here, for every transport.
   const aliased = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: viewer { name }`).join(' ')} }`;
-  expect(get(catalogue, aliased(15))).not.toBeInstanceOf(OperationRefusal);
-  expect((get(catalogue, aliased(16)) as OperationRefusal).message).toMatch(/Aliases limit of 15 exceeded/);
+  expect(get(catalogue, aliased(15))).not.toBeInstanceOf(ApiError);
+  expect((get(catalogue, aliased(16)) as ApiError).message).toMatch(/Aliases limit of 15 exceeded/);
 });
 
 it('keeps at most maxEntries texts, least recently used dropped first', () => {
@@ -65,7 +66,7 @@ it('keeps at most maxEntries texts, least recently used dropped first', () => {
   expect(get(catalogue, a)).toBe(firstA);
   expect(get(catalogue, c)).toBe(firstC);
   const secondB = get(catalogue, b); // prepared again
-  expect(secondB).not.toBeInstanceOf(OperationRefusal);
+  expect(secondB).not.toBeInstanceOf(ApiError);
   expect(secondB).not.toBe(firstB);
 });
 
@@ -74,7 +75,7 @@ it('is bounded by the size of the texts too: a text larger than the whole budget
   const big = `# ${'x'.repeat(4_000)}\n{ viewer { name } }`;
   expect(big.length).toBeGreaterThan(3_000);
   const once = get(catalogue, big);
-  expect(once).not.toBeInstanceOf(OperationRefusal);
+  expect(once).not.toBeInstanceOf(ApiError);
   expect(get(catalogue, big)).not.toBe(once);
   const small = '{ viewer { name } }';
   expect(get(catalogue, small)).toBe(get(catalogue, small));
@@ -95,7 +96,7 @@ describe('persisted ids (APQ)', () => {
 
   it('answers an unknown hash PERSISTED_QUERY_NOT_FOUND, registers it with its text, then finds it by hash alone', () => {
     const catalogue = catalogueOf();
-    expect(catalogue.find({ id }, null)).toMatchObject({ code: 'PERSISTED_QUERY_NOT_FOUND', message: 'PersistedQueryNotFound' });
+    expect(catalogue.find({ id }, null)).toMatchObject({ status: 404, graphql: { code: 'PERSISTED_QUERY_NOT_FOUND' }, message: 'PersistedQueryNotFound' });
     const registered = ok(catalogue.find({ id, query: text }, null));
     expect(catalogue.find({ id }, null)).toBe(registered);
     expect(catalogue.find({ id: id.toUpperCase() }, null)).toBe(registered);
@@ -104,10 +105,11 @@ describe('persisted ids (APQ)', () => {
   it('refuses a hash that is not the sha256 of the text sent with it, and registers nothing', () => {
     const catalogue = catalogueOf();
     expect(catalogue.find({ id: operationId('{ other }'), query: text }, null)).toMatchObject({
-      code: 'BAD_USER_INPUT',
+      status: 400,
+      graphql: { code: 'BAD_USER_INPUT' },
       message: 'provided sha does not match query',
     });
-    expect(catalogue.find({ id: operationId('{ other }') }, null)).toMatchObject({ code: 'PERSISTED_QUERY_NOT_FOUND' });
+    expect(catalogue.find({ id: operationId('{ other }') }, null)).toMatchObject({ status: 404, graphql: { code: 'PERSISTED_QUERY_NOT_FOUND' } });
   });
 
   it("knows a REST route's operation by its hash, registered at start, and refuses a route that does not compile", () => {
@@ -122,7 +124,8 @@ describe('persisted ids (APQ)', () => {
   it('keeps unknown hashes out of memory: a flood of them evicts nothing that was registered', () => {
     const catalogue = catalogueOf({ maxEntries: 10 });
     const registered = ok(catalogue.find({ id, query: text }, null));
-    for (let i = 0; i < 1_000; i++) expect(catalogue.find({ id: operationId(`{ n${i} }`) }, null)).toMatchObject({ code: 'PERSISTED_QUERY_NOT_FOUND' });
+    for (let i = 0; i < 1_000; i++)
+      expect(catalogue.find({ id: operationId(`{ n${i} }`) }, null)).toMatchObject({ status: 404, graphql: { code: 'PERSISTED_QUERY_NOT_FOUND' } });
     // Had each unknown hash taken a place, the ten places would have pushed the registered text out.
     expect(catalogue.find({ id }, null)).toBe(registered);
   });
@@ -155,27 +158,30 @@ describe('trusted documents', () => {
   it('enforce: runs the manifest by hash alone and the REST routes; refuses anything else, as a hash or as text, unless the key is exempt', async () => {
     const { catalogue, untrusted } = await policy('enforce');
     expect(ok(catalogue.find({ id: operationId(trustedText) }, plain)).text).toBe(trustedText);
-    expect(catalogue.find({ query: trustedText }, plain)).not.toBeInstanceOf(OperationRefusal);
-    expect(catalogue.find({ query: print(route) }, plain)).not.toBeInstanceOf(OperationRefusal);
-    expect(catalogue.find({ query: otherText }, plain)).toMatchObject({ code: 'PERSISTED_QUERY_NOT_FOUND' });
-    expect(catalogue.find({ query: otherText, id: operationId(otherText) }, plain)).toMatchObject({ code: 'PERSISTED_QUERY_NOT_FOUND' });
-    expect(catalogue.find({ query: otherText }, null)).toMatchObject({ code: 'PERSISTED_QUERY_NOT_FOUND' });
+    expect(catalogue.find({ query: trustedText }, plain)).not.toBeInstanceOf(ApiError);
+    expect(catalogue.find({ query: print(route) }, plain)).not.toBeInstanceOf(ApiError);
+    expect(catalogue.find({ query: otherText }, plain)).toMatchObject({ status: 404, graphql: { code: 'PERSISTED_QUERY_NOT_FOUND' } });
+    expect(catalogue.find({ query: otherText, id: operationId(otherText) }, plain)).toMatchObject({
+      status: 404,
+      graphql: { code: 'PERSISTED_QUERY_NOT_FOUND' },
+    });
+    expect(catalogue.find({ query: otherText }, null)).toMatchObject({ status: 404, graphql: { code: 'PERSISTED_QUERY_NOT_FOUND' } });
     expect(untrusted()).toBe(0);
-    expect(catalogue.find({ query: otherText }, exempt)).not.toBeInstanceOf(OperationRefusal);
+    expect(catalogue.find({ query: otherText }, exempt)).not.toBeInstanceOf(ApiError);
     expect(untrusted()).toBe(1);
   });
 
   it('log: an unknown operation runs and is counted', async () => {
     const { catalogue, untrusted } = await policy('log');
-    expect(catalogue.find({ query: otherText }, plain)).not.toBeInstanceOf(OperationRefusal);
-    expect(catalogue.find({ query: trustedText }, plain)).not.toBeInstanceOf(OperationRefusal);
+    expect(catalogue.find({ query: otherText }, plain)).not.toBeInstanceOf(ApiError);
+    expect(catalogue.find({ query: trustedText }, plain)).not.toBeInstanceOf(ApiError);
     expect(untrusted()).toBe(1);
   });
 
   it('off: nothing is refused or counted, and a loaded document can still be named by its id', async () => {
     const { catalogue, untrusted } = await policy('off');
-    expect(catalogue.find({ query: otherText }, plain)).not.toBeInstanceOf(OperationRefusal);
-    expect(catalogue.find({ id: `${operationId(trustedText)}` }, plain)).not.toBeInstanceOf(OperationRefusal);
+    expect(catalogue.find({ query: otherText }, plain)).not.toBeInstanceOf(ApiError);
+    expect(catalogue.find({ id: `${operationId(trustedText)}` }, plain)).not.toBeInstanceOf(ApiError);
     expect(untrusted()).toBe(0);
   });
 });

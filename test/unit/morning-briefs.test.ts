@@ -10,7 +10,7 @@ import { createMorningBriefService } from '../../src/brief/morning-briefs.js';
 import type { MorningBrief } from '../../src/domain/prediction.js';
 import type { PredictionReadModel } from '../../src/readmodel/prediction-read-model.js';
 import type { PredictionRepository } from '../../src/store/prediction.js';
-import { currentStoreDeadline, withinStoreDeadline } from '../../src/store/store-deadline.js';
+import { currentStoreDeadline, withinStoreDeadline } from '../../src/deadline/request-deadline.js';
 
 const NOW = Date.parse('2026-11-29T09:00:00Z');
 

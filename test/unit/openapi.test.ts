@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { z } from 'zod';
 import { createDocsApp } from '../../src/http/docs.js';
-import { ERROR_TYPES } from '../../src/edge/errors.js';
+import { ERROR_TYPES } from '../../src/domain/refusal.js';
 import { buildOpenApiDocument } from '../../src/rest/openapi.js';
 import { intParam } from '../../src/rest/params.js';
 import type { RouteDefinition } from '../../src/rest/route-table.js';

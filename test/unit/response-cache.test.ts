@@ -4,8 +4,8 @@
  */
 import type { Principal } from '../../src/auth/authenticator.js';
 import type { GraphQLServices } from '../../src/graphql/services.js';
-import { cacheSlotOf, createResponseCache, matchesEtag } from '../../src/rest/response-cache.js';
-import { currentStoreDeadline, withinStoreDeadline } from '../../src/store/store-deadline.js';
+import { cacheSlotOf, createResponseCache, matchesEtag } from '../../src/graphql/answers/kept-answers.js';
+import { currentStoreDeadline, withinStoreDeadline } from '../../src/deadline/request-deadline.js';
 
 it('computes a key once, however many ask at the same time, and serves the same bytes after', async () => {
   const cache = createResponseCache();

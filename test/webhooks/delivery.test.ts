@@ -11,7 +11,7 @@ import type { PriceAlert } from '../../src/domain/account.js';
 import type { Quote } from '../../src/domain/market.js';
 import type { WebhookDelivery } from '../../src/domain/webhooks.js';
 import type { WebhookRepository } from '../../src/store/webhooks.js';
-import { currentStoreDeadline, withinStoreDeadline } from '../../src/store/store-deadline.js';
+import { currentStoreDeadline, withinStoreDeadline } from '../../src/deadline/request-deadline.js';
 import { createConnectAgents, type DestinationPolicy } from '../../src/webhooks/destination.js';
 import { createDeliveryWorker } from '../../src/webhooks/delivery-worker.js';
 import { registerEndpoint, rotateSecret } from '../../src/webhooks/endpoints.js';

@@ -12,7 +12,8 @@ import type { Principal } from '../../auth/authenticator.js';
 import type { GraphQLContext } from '../context.js';
 import { createLoaders, type Loaders } from '../loaders.js';
 import type { GraphQLServices } from '../services.js';
-import { OperationRefusal, operationId, type PreparedOperation, prepareOperation, prepareRules } from './prepare.js';
+import { ApiError } from '../../domain/refusal.js';
+import { operationRefusal, operationId, type PreparedOperation, prepareOperation, prepareRules } from './prepare.js';
 import type { TrustedDocuments } from './trusted-documents.js';
 
 /** What a request names: a text, a persisted id (APQ's `sha256Hash`, or `documentId`), or both (APQ's registration). */
@@ -38,7 +39,7 @@ export interface OperationCatalogue {
   /** A REST route's operation, prepared and compiled at start (always trusted); throws when it is broken. */
   register(label: string, document: DocumentNode): PreparedOperation;
   /** The operation a request names, or why it cannot run. `caller` decides an exemption from trusted documents. */
-  find(request: OperationRequest, caller: Principal | null): PreparedOperation | OperationRefusal;
+  find(request: OperationRequest, caller: Principal | null): PreparedOperation | ApiError;
   /**
    * graphql-jit's function for an operation that runs compiled, made on first use and kept with it;
    * undefined for one Apollo runs. Called only for an admitted request: compiling costs
@@ -46,7 +47,7 @@ export interface OperationCatalogue {
    */
   compiled(prepared: PreparedOperation): CompiledQuery | undefined;
   /** Variables checked as graphql-js checks them. */
-  coerce(prepared: PreparedOperation, variables: Record<string, unknown>): { values: Record<string, unknown> } | OperationRefusal;
+  coerce(prepared: PreparedOperation, variables: Record<string, unknown>): { values: Record<string, unknown> } | ApiError;
   /** The one way a request context is built: the caller, the services, fresh DataLoaders. */
   context(principal: Principal | null, transport: GraphQLContext['transport'], extra?: Pick<GraphQLContext, 'stream' | 'admitted'>): GraphQLContext;
   /** Apollo's document store: the documents the catalogue prepared, so Apollo neither parses nor validates. */
@@ -96,7 +97,7 @@ export function createOperationCatalogue(options: CatalogueOptions): OperationCa
   const maxEntries = options.maxEntries ?? 1_000;
   const maxSize = options.maxCharacters ?? 4_000_000;
   // Bounded by size too: a thousand 100 KB texts must not pin 100 MB (a compiled query is a few KB).
-  const prepared = new LRUCache<string, PreparedOperation | OperationRefusal>({ max: maxEntries, maxSize, sizeCalculation: (_v, key) => key.length + 2_000 });
+  const prepared = new LRUCache<string, PreparedOperation | ApiError>({ max: maxEntries, maxSize, sizeCalculation: (_v, key) => key.length + 2_000 });
   /** APQ: texts registered by their hash, as Apollo's own cache keeps them (bounded: unknown hashes add nothing). */
   const registered = new LRUCache<string, string>({ max: maxEntries, maxSize, sizeCalculation: (text) => text.length + 100 });
   /** Documents by their text's hash, for Apollo, which asks for them that way (each pins its text: bounded by size too). */
@@ -119,7 +120,7 @@ export function createOperationCatalogue(options: CatalogueOptions): OperationCa
     return compiledOf.get(prepared);
   }
 
-  function prepare(text: string, operationName: string | undefined): PreparedOperation | OperationRefusal {
+  function prepare(text: string, operationName: string | undefined): PreparedOperation | ApiError {
     const key = JSON.stringify([operationName ?? null, text]); // unambiguous, whatever the text holds
     let entry = prepared.get(key);
     if (entry === undefined) {
@@ -127,7 +128,7 @@ export function createOperationCatalogue(options: CatalogueOptions): OperationCa
       prepared.set(key, entry);
     }
     // Only Apollo asks for documents, and only for what it runs: mutations and introspection.
-    if (!(entry instanceof OperationRefusal) && !entry.runsCompiled) documents.set(entry.id, entry.document);
+    if (!(entry instanceof ApiError) && !entry.runsCompiled) documents.set(entry.id, entry.document);
     return entry;
   }
 
@@ -135,7 +136,7 @@ export function createOperationCatalogue(options: CatalogueOptions): OperationCa
   const textOf = (id: string): string | undefined => routes.get(id)?.text ?? trusted?.body(id) ?? registered.get(id);
 
   /** Refused in `enforce` for a caller not exempt; counted (and logged) in `log`; REST routes' operations always pass. */
-  function untrusted(idOf: () => string, caller: Principal | null): OperationRefusal | undefined {
+  function untrusted(idOf: () => string, caller: Principal | null): ApiError | undefined {
     if (!trusted || trusted.mode === 'off') return undefined; // the text is not even hashed
     const id = idOf();
     if (routes.has(id) || trusted.has(id)) return undefined;
@@ -143,14 +144,14 @@ export function createOperationCatalogue(options: CatalogueOptions): OperationCa
       trusted.onUntrusted(id);
       return undefined;
     }
-    return OperationRefusal.of('PERSISTED_QUERY_NOT_FOUND', NOT_FOUND);
+    return operationRefusal('PERSISTED_QUERY_NOT_FOUND', NOT_FOUND);
   }
 
   return {
     register(label, document) {
       const text = print(document);
       const found = prepare(text, undefined);
-      if (found instanceof OperationRefusal) throw new Error(`the operation of ${label} is invalid: ${found.message}`);
+      if (found instanceof ApiError) throw new Error(`the operation of ${label} is invalid: ${found.message}`);
       if (!compiled(found)) throw new Error(`the operation of ${label} does not compile to a query that reads data`);
       routes.set(found.id, found);
       return found;
@@ -161,16 +162,16 @@ export function createOperationCatalogue(options: CatalogueOptions): OperationCa
       let text = request.query;
       if (id !== undefined) {
         if (text === undefined) text = textOf(id);
-        else if (operationId(text) !== id) return OperationRefusal.of('BAD_USER_INPUT', 'provided sha does not match query');
-        if (text === undefined) return OperationRefusal.of('PERSISTED_QUERY_NOT_FOUND', NOT_FOUND);
+        else if (operationId(text) !== id) return operationRefusal('BAD_USER_INPUT', 'provided sha does not match query');
+        if (text === undefined) return operationRefusal('PERSISTED_QUERY_NOT_FOUND', NOT_FOUND);
       }
       if (text === undefined) {
-        return OperationRefusal.of('BAD_USER_INPUT', 'GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.');
+        return operationRefusal('BAD_USER_INPUT', 'GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.');
       }
       const refusal = untrusted(() => id ?? operationId(text), caller);
       if (refusal) return refusal;
       const found = prepare(text, request.operationName);
-      if (id !== undefined && request.query !== undefined && !(found instanceof OperationRefusal)) registered.set(id, text);
+      if (id !== undefined && request.query !== undefined && !(found instanceof ApiError)) registered.set(id, text);
       return found;
     },
 
@@ -181,7 +182,7 @@ export function createOperationCatalogue(options: CatalogueOptions): OperationCa
       const definitions = operation.operation.variableDefinitions;
       if (!definitions?.length) return { values: variables };
       const coerced = getVariableValues(schema, definitions, variables);
-      return coerced.errors ? new OperationRefusal('BAD_USER_INPUT', coerced.errors) : { values: variables };
+      return coerced.errors ? operationRefusal('BAD_USER_INPUT', coerced.errors) : { values: variables };
     },
 
     context: (principal, transport, extra) => new RequestContext(principal, services, transport, extra),

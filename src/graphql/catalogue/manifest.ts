@@ -8,7 +8,8 @@ import { z } from 'zod';
 import { invalid } from '../../domain/errors.js';
 import { documentIdOf, OPERATION_TYPES, type TrustedDocument } from '../../domain/trusted-documents.js';
 import { GRAPHQL_LIMITS, guardRules } from './guards.js';
-import { OperationRefusal, operationId, parseAndValidate, parseDocument, type PrepareRules, prepareRules } from './prepare.js';
+import { ApiError } from '../../domain/refusal.js';
+import { operationRefusal, operationId, parseAndValidate, parseDocument, type PrepareRules, prepareRules } from './prepare.js';
 
 const APOLLO_FORMAT = 'apollo-persisted-query-manifest';
 const ACCEPTED =
@@ -122,11 +123,11 @@ function operationNames(document: DocumentNode): string | undefined {
 
 function problemOf(rules: PrepareRules, d: TrustedDocument): DocumentProblem | undefined {
   const checked = parseAndValidate(rules, d.body);
-  if (!(checked instanceof OperationRefusal)) return undefined;
+  if (!(checked instanceof ApiError)) return undefined;
   // A text that parses but does not validate is named by its operations where the manifest names none.
   const parsed = d.name ? undefined : parseDocument(rules, d.body);
-  const name = d.name ?? (parsed && !(parsed instanceof OperationRefusal) ? operationNames(parsed) : undefined);
-  return { id: d.id, ...(name ? { name } : {}), messages: checked.errors.map((e) => e.message) };
+  const name = d.name ?? (parsed && !(parsed instanceof ApiError) ? operationNames(parsed) : undefined);
+  return { id: d.id, ...(name ? { name } : {}), messages: (checked.graphql?.errors ?? [checked]).map((e) => e.message) };
 }
 
 /**

@@ -4,6 +4,7 @@
  * admitted request: catalogue.ts). What fails becomes a refusal in graphql-js's own words, never a throw.
  */
 import { createHash } from 'node:crypto';
+import { ApiError } from '../../domain/refusal.js';
 import {
   type DocumentNode,
   GraphQLError,
@@ -15,7 +16,7 @@ import {
   type ValidationRule,
   specifiedRules,
 } from 'graphql';
-import { type AnswerVersioning, answerVersioningOf } from './answer-versions.js';
+import { type AnswerVersioning, answerVersioningOf } from '../answers/versions.js';
 import { analyzeOperation, collectFieldRequirements, type FieldRequirements, type OperationAnalysis } from './plan-requirements.js';
 
 /** An operation ready to run: found once, reused by every request that sends the same text. */
@@ -34,26 +35,25 @@ export interface PreparedOperation {
   analysis: OperationAnalysis;
   /** A query that reads data (not introspection): it runs compiled (catalogue.compiled). Else Apollo executes it. */
   runsCompiled: boolean;
-  /** For a compiled query whose answer may be kept: the version that says when it is stale, and whose it is (answer-versions.ts). */
+  /** For a compiled query whose answer may be kept: the version that says when it is stale, and whose it is (answers/versions.ts). */
   answers?: AnswerVersioning;
 }
 
 export type RefusalCode = 'BAD_USER_INPUT' | 'PERSISTED_QUERY_NOT_FOUND';
 
-/** Why an operation cannot run, with graphql-js's errors (their messages and locations) as the client sees them. */
-export class OperationRefusal {
-  constructor(
-    readonly code: RefusalCode,
-    readonly errors: readonly GraphQLError[],
-  ) {}
-
-  static of(code: RefusalCode, message: string): OperationRefusal {
-    return new OperationRefusal(code, [new GraphQLError(message)]);
+/**
+ * Why an operation cannot run, as the one refusal: a query that does not parse, validate or coerce
+ * is the client's 400 with graphql-js's own errors (their messages and locations); a persisted id the
+ * catalogue does not hold (or one `enforce` does not trust) is PERSISTED_QUERY_NOT_FOUND, which
+ * Apollo Client's link answers by sending the text, and which it never caches.
+ */
+export function operationRefusal(code: RefusalCode, errors: readonly GraphQLError[] | string): ApiError {
+  const graphqlErrors = typeof errors === 'string' ? [new GraphQLError(errors)] : errors;
+  const message = graphqlErrors.map((e) => e.message).join('; ');
+  if (code === 'PERSISTED_QUERY_NOT_FOUND') {
+    return new ApiError(404, message, { 'Cache-Control': 'private, no-cache, must-revalidate' }, { code, errors: graphqlErrors });
   }
-
-  get message(): string {
-    return this.errors.map((e) => e.message).join('; ');
-  }
+  return new ApiError(400, message, {}, { code, errors: graphqlErrors });
 }
 
 export const operationId = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -72,30 +72,30 @@ export function prepareRules(schema: GraphQLSchema, extra: readonly ValidationRu
 }
 
 /** A text parsed within the token cap, or graphql-js's syntax error. */
-export function parseDocument(rules: PrepareRules, text: string): DocumentNode | OperationRefusal {
+export function parseDocument(rules: PrepareRules, text: string): DocumentNode | ApiError {
   try {
     return parse(text, { maxTokens: rules.maxTokens });
   } catch (error) {
     if (!(error instanceof GraphQLError)) throw error;
-    return new OperationRefusal('BAD_USER_INPUT', [error]);
+    return operationRefusal('BAD_USER_INPUT', [error]);
   }
 }
 
 /** A text parsed and validated, or graphql-js's errors. */
-export function parseAndValidate(rules: PrepareRules, text: string): DocumentNode | OperationRefusal {
+export function parseAndValidate(rules: PrepareRules, text: string): DocumentNode | ApiError {
   const document = parseDocument(rules, text);
-  if (document instanceof OperationRefusal) return document;
+  if (document instanceof ApiError) return document;
   const errors = validate(rules.schema, document, rules.validationRules);
-  return errors.length > 0 ? new OperationRefusal('BAD_USER_INPUT', errors) : document;
+  return errors.length > 0 ? operationRefusal('BAD_USER_INPUT', errors) : document;
 }
 
-function selectOperation(document: DocumentNode, name: string | undefined): OperationDefinitionNode | OperationRefusal {
+function selectOperation(document: DocumentNode, name: string | undefined): OperationDefinitionNode | ApiError {
   const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   if (name === undefined) {
     if (operations.length === 1) return operations[0]!;
-    return OperationRefusal.of('BAD_USER_INPUT', 'Must provide operation name if query contains multiple operations.');
+    return operationRefusal('BAD_USER_INPUT', 'Must provide operation name if query contains multiple operations.');
   }
-  return operations.find((o) => o.name?.value === name) ?? OperationRefusal.of('BAD_USER_INPUT', `Unknown operation named "${name}".`);
+  return operations.find((o) => o.name?.value === name) ?? operationRefusal('BAD_USER_INPUT', `Unknown operation named "${name}".`);
 }
 
 /** `query assetMarkets, viewer`: what an operation without a name reads, for people (usage records, the dashboard). */
@@ -107,11 +107,11 @@ function unnamedOperationName(operation: OperationDefinitionNode): string {
   return `${operation.operation} ${shown}${fields.length > 3 ? ` and ${fields.length - 3} more` : ''}`;
 }
 
-export function prepareOperation(rules: PrepareRules, text: string, operationName: string | undefined): PreparedOperation | OperationRefusal {
+export function prepareOperation(rules: PrepareRules, text: string, operationName: string | undefined): PreparedOperation | ApiError {
   const document = parseAndValidate(rules, text);
-  if (document instanceof OperationRefusal) return document;
+  if (document instanceof ApiError) return document;
   const operation = selectOperation(document, operationName);
-  if (operation instanceof OperationRefusal) return operation;
+  if (operation instanceof ApiError) return operation;
   const analysis = analyzeOperation(rules.schema, rules.fields, document, operation);
   // Introspection has its own rules (no key outside production, off in production): Apollo runs it, as mutations.
   const runsCompiled = operation.operation === 'query' && analysis.readsData && !analysis.readsIntrospection;

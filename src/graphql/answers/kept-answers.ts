@@ -7,10 +7,10 @@
  * without anything being executed or sent.
  */
 import { createHash } from 'node:crypto';
-import type { Principal } from '../auth/authenticator.js';
-import type { AnswerVersioning } from '../graphql/catalogue/answer-versions.js';
-import type { GraphQLServices } from '../graphql/services.js';
-import { awaitWithinStoreDeadline, outsideStoreDeadline } from '../store/store-deadline.js';
+import type { Principal } from '../../auth/authenticator.js';
+import type { AnswerVersioning } from './versions.js';
+import type { GraphQLServices } from '../services.js';
+import { awaitWithinStoreDeadline, outsideStoreDeadline } from '../../deadline/request-deadline.js';
 
 export interface RouteCachePolicy extends AnswerVersioning {
   /** `Cache-Control: private, max-age=…`: how long a client may reuse it (the data's refresh rate). */

@@ -9,7 +9,7 @@
 import type { Principal } from '../../auth/authenticator.js';
 import { HOUR_MS } from '../../domain/time.js';
 import type { GraphQLServices } from '../services.js';
-import type { OperationAnalysis } from './plan-requirements.js';
+import type { OperationAnalysis } from '../catalogue/plan-requirements.js';
 
 type Source = 'markets' | 'predictions' | 'accountAlerts';
 

@@ -1,5 +1,10 @@
-/** Errors the edge answers with, and their D5 types, rendered once per variant. Domain errors become these at the edge. */
-import type { DomainError, DomainErrorKind } from '../domain/errors.js';
+/**
+ * The one refusal: what a client is told and how (a status and its D5 type, a message, headers, and
+ * for GraphQL a code and graphql-js's own errors). The catalogue, the parameter checks, the edge,
+ * the dashboard and the listener return it; whatever else is thrown (a domain error, a dependency's
+ * failure) becomes one through the edge's `classify`. Each transport renders it in its own shape.
+ */
+import type { DomainError, DomainErrorKind } from './errors.js';
 
 export const ERROR_TYPES = {
   400: 'bad_request',

@@ -1,0 +1,96 @@
+/**
+ * A facade's routes, prepared once at start: each route's operation registered in the catalogue (a
+ * broken one fails start-up) and compiled, its plan derived from the operation's fields (D12), how
+ * refusals and usage records name it, its published operation and the headers its answers carry.
+ * From them, the facade's entrance to the edge: how a request's route is found, whether it is
+ * closed (past its sunset), what it needs and how its parameters are read, declared as data and
+ * plain functions over it, so the edge never calls back into the facade.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Access, Entrance } from '../edge/edge.js';
+import { ApiError } from '../domain/refusal.js';
+import type { Variant } from '../domain/variant.js';
+import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
+import type { PreparedOperation } from '../graphql/catalogue/prepare.js';
+import { type Deprecations, deprecationHeaders, sunsetRefusal } from './deprecations.js';
+import { operationHrefOf, type RouteOperation } from './operation-documents.js';
+import { checkParams, type RawQuery } from './params.js';
+import { type RouteDefinition, routeIdOf, routeWhat } from './route-table.js';
+
+export interface PreparedRoute {
+  route: RouteDefinition;
+  /** Its operation from the catalogue: its plan derived from its fields (D12). */
+  operation: PreparedOperation;
+  /** graphql-jit's function, compiled at start. */
+  compiled: NonNullable<ReturnType<OperationCatalogue['compiled']>>;
+  /** What the edge checks: its plans, how refusals (`GET /api/v1/brief`) and usage records (`A GET /api/v1/brief`) name it. */
+  access: Access;
+  /** As clients find it: X-GraphQL-Operation, /graphql/operations, OpenAPI. */
+  published: RouteOperation;
+  /** On every answer once the route is known: X-GraphQL-Operation, and the deprecation headers of a declared route. */
+  headers: Record<string, string>;
+  /** The 410 of a route past its sunset (when enforced), at `now`. */
+  gone(now: number): ApiError | undefined;
+}
+
+/** What the facade reads off a request; `route` when the listener's table found it already. */
+export interface RestInput {
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** The path under /api/v1, without a trailing slash. */
+  path: string;
+  query: RawQuery;
+  route: PreparedRoute | undefined;
+  /** The clock of the sunsets. */
+  now: number;
+}
+
+export type RestParams = Record<string, unknown>;
+
+interface PrepareOptions {
+  variant: Variant;
+  routes: readonly RouteDefinition[];
+  catalogue: OperationCatalogue;
+  /** Routes declared deprecated, by route id (LEGACY_DEPRECATIONS); `enforceSunset`: 410 past a sunset. */
+  deprecations?: Deprecations | undefined;
+  enforceSunset?: boolean | undefined;
+}
+
+function prepare(options: PrepareOptions, route: RouteDefinition): PreparedRoute {
+  const { catalogue, variant } = options;
+  const what = routeWhat(route.path);
+  const usageName = routeIdOf(variant, route.path);
+  const operation = catalogue.register(what, route.operation);
+  const name = operation.operation.name?.value;
+  if (!name) throw new Error(`the operation of ${what} has no name: clients find it by its name`);
+  const published = { name, document: operation.text, href: operationHrefOf(name), sha256: operation.id };
+  const declared = options.deprecations?.[usageName];
+  const headers = { 'X-GraphQL-Operation': name, ...(declared ? deprecationHeaders(declared, published.href) : {}) };
+  const gone = sunsetRefusal(declared, options.enforceSunset ?? false, what, published);
+  const access = { requirements: operation.analysis.requirements, what, usageName };
+  return { route, operation, compiled: catalogue.compiled(operation)!, access, published, headers, gone };
+}
+
+/** The facade's routes by path under /api/v1, and its entrance to the edge. */
+export function prepareRoutes(options: PrepareOptions) {
+  const byPath = new Map<string, PreparedRoute>(options.routes.map((route) => [route.path, prepare(options, route)]));
+
+  /** The route of the request (found by the listener's table, or looked up here), if its method may read it. */
+  function find({ req, path, route = byPath.get(path) }: RestInput): PreparedRoute | ApiError {
+    if (!route) return new ApiError(404, `no endpoint ${path === '/' ? '' : path} under /api/v1; see /api/v1/openapi.json`);
+    const method = req.method;
+    if (method !== 'GET' && method !== 'HEAD') return new ApiError(405, `${method} is not allowed on /api/v1${path}; use GET or HEAD`, { Allow: 'GET, HEAD' });
+    return route;
+  }
+
+  const entrance: Entrance<RestInput, PreparedRoute, RestParams> = {
+    transport: 'rest',
+    keyInQuery: options.variant === 'B',
+    find,
+    // Past its sunset (enforced), a route is refused before any quota is spent.
+    closed: (route, input) => route.gone(input.now),
+    access: (route) => route.access,
+    parameters: (route, input) => checkParams(route.route.params, input.query),
+  };
+  return { byPath, entrance };
+}
