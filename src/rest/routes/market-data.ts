@@ -1,7 +1,7 @@
 /** Variant A (market data, `success` envelope): the route table of GET /api/v1/markets, /brief, /alerts. */
 import { z } from 'zod';
 import { ALERT_KINDS, ALERT_STATUSES } from '../../domain/account.js';
-import { IntervalValues } from '../../domain/graphql-enums.js';
+import { AlertKindValues, AlertStatusValues, IntervalValues, MarketStatusValues, MarketTypeValues, TrendValues } from '../../domain/graphql-enums.js';
 import { BRIEF_LIMIT, MARKETS_PAGE } from '../../domain/limits.js';
 import { INTERVALS, MARKET_STATUSES, MARKET_TYPES } from '../../domain/market.js';
 import { parseSymbolList, normalizeSymbol } from '../../domain/symbols.js';
@@ -25,7 +25,6 @@ const marketDataCache: RouteCachePolicy = { version: DATA_VERSIONS.markets, maxA
  */
 const accountAlertsCache: RouteCachePolicy = { version: DATA_VERSIONS.accountAlerts, perAccount: true, maxAgeSeconds: 0 };
 
-const lower = <T extends string>(value: T) => value.toLowerCase();
 export const timestamp = z.string().describe('ISO 8601 UTC with milliseconds, e.g. 2026-11-22T06:00:00.000Z');
 const nullableNumber = z.number().nullable();
 
@@ -98,8 +97,8 @@ export const marketDataRoutes: RouteDefinition[] = [
     operation: MarketsPageDocument,
     variables: (p) => ({
       filter: {
-        type: p.type ? (p.type.toUpperCase() as 'CRYPTO') : null,
-        status: p.status ? (p.status.toUpperCase() as 'ACTIVE') : null,
+        type: p.type ? graphqlEnumName(MarketTypeValues, p.type)! : null,
+        status: p.status ? graphqlEnumName(MarketStatusValues, p.status)! : null,
       },
       limit: p.limit,
       offset: p.offset,
@@ -109,8 +108,8 @@ export const marketDataRoutes: RouteDefinition[] = [
       data: data.assetMarkets.items.map((m) => ({
         symbol: m.symbol,
         name: m.name,
-        status: lower(m.status),
-        type: lower(m.type),
+        status: MarketStatusValues[m.status],
+        type: MarketTypeValues[m.type],
         price: m.price ?? null,
         change_24h: m.change24h ?? null,
       })),
@@ -143,7 +142,7 @@ export const marketDataRoutes: RouteDefinition[] = [
         interval: IntervalValues[data.assetBrief.interval],
         markets: data.assetBrief.markets.map((m) => ({
           symbol: m.symbol,
-          trend: lower(m.trend),
+          trend: TrendValues[m.trend],
           confidence: m.confidence,
           price: m.price,
           change: m.change,
@@ -183,17 +182,17 @@ export const marketDataRoutes: RouteDefinition[] = [
     ],
     operation: AccountAlertsDocument,
     variables: (p) => ({
-      status: p.status ? (p.status.toUpperCase() as 'ACTIVE') : null,
+      status: p.status ? graphqlEnumName(AlertStatusValues, p.status)! : null,
       symbol: p.symbol ? normalizeSymbol(p.symbol) : null,
     }),
     reshape: (data) => ({
       success: true,
       data: data.priceAlerts.items.map((a) => ({
         id: a.id,
-        status: lower(a.status),
+        status: AlertStatusValues[a.status],
         triggered_at: a.triggeredAt ?? null,
         symbol: a.symbol,
-        kind: lower(a.kind),
+        kind: AlertKindValues[a.kind],
         threshold: a.threshold ?? null,
         signal: a.signal ?? null,
         created_at: a.createdAt,
