@@ -4,7 +4,7 @@ import type { AlertKind, AlertStatus, PriceAlert } from '../domain/account.js';
 import { newId } from '../domain/ids.js';
 import type { Scope } from '../domain/scope.js';
 import type { Database, PriceAlertsTable } from './tables.js';
-import { enqueueEvent, type OutboxEvent } from './webhooks.js';
+import { enqueueEvent, type OutboxEvent } from './webhook-outbox.js';
 
 interface NewPriceAlert {
   accountId: string;
