@@ -72,7 +72,13 @@ export function registerAccounts(program: Command): void {
     .command('accounts')
     .description('see accounts, change their plans, disable or enable them, read their activity, invite people to the dashboard');
   registerDashboardLinks(accounts);
+  registerAccountViews(accounts);
+  registerAccountChanges(accounts);
+  registerActivityCommand(accounts);
+}
 
+/** list, show. */
+function registerAccountViews(accounts: Command): void {
   accounts
     .command('list')
     .description("every account, oldest first, with its dashboard user's email and its live keys")
@@ -116,7 +122,10 @@ export function registerAccounts(program: Command): void {
         ]),
       );
     });
+}
 
+/** set-plan, disable, enable: applied by running servers within their poll. */
+function registerAccountChanges(accounts: Command): void {
   accounts
     .command('set-plan')
     .description(`change an account's market-data plan, prediction plan, or both; ${APPLIED}`)
@@ -159,7 +168,9 @@ export function registerAccounts(program: Command): void {
         already ? `Account ${account.id} is not disabled; nothing changed.` : `Enabled account ${account.id}; running servers admit its keys within 2 s.`,
       );
     });
+}
 
+function registerActivityCommand(accounts: Command): void {
   accounts
     .command('activity')
     .description("an account's activity log, newest first: sign-ins, keys, plans, status (with the client's address where a person did it)")

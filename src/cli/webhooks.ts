@@ -88,7 +88,12 @@ function printSecret(endpoint: WebhookEndpoint, secret: string, json: boolean | 
 
 export function registerWebhooks(program: Command): void {
   const webhooks = program.command('webhooks').description('manage the webhook endpoints of Enterprise accounts, and their deliveries');
+  registerEndpointCommands(webhooks);
+  registerDeliveryCommands(webhooks);
+}
 
+/** create, list, delete, rotate-secret, enable. */
+function registerEndpointCommands(webhooks: Command): void {
   webhooks
     .command('create')
     .description('register an endpoint for an Enterprise account (at most 10 each); its signing secret is shown once')
@@ -153,7 +158,10 @@ export function registerWebhooks(program: Command): void {
       const endpoint = await withWebhooks((m, _store, { enableEndpoint }) => enableEndpoint(m, id, Date.now(), { scope: OPERATOR_SCOPE }));
       printLines(`Enabled webhook endpoint ${endpoint.id} (${endpoint.url})`);
     });
+}
 
+/** deliveries, replay, test. */
+function registerDeliveryCommands(webhooks: Command): void {
   webhooks
     .command('deliveries')
     .description("an endpoint's latest deliveries, newest first, with their last attempt")

@@ -48,6 +48,33 @@ interface LeaderLease {
   isLeader(): boolean;
 }
 
+/** The lease's own connection (the lock lives as long as it does). */
+async function connect(databaseUrl: string, logger: Logger): Promise<pg.Client> {
+  const { default: pg } = await import('pg');
+  const c = new pg.Client({
+    connectionString: databaseUrl,
+    connectionTimeoutMillis: 2_000,
+    keepAlive: true,
+    application_name: 'market-gateway jobs lease',
+  });
+  // An error on an idle connection is reported here; the next attempt notices and demotes.
+  c.on('error', (error) => logger.warn({ reason: error.message }, 'jobs lease connection error'));
+  await c.connect();
+  return c;
+}
+
+/** One try for the lock; false when another holds it, whose lock session is ended if it stopped renewing. */
+async function tryLock(client: pg.Client, staleMs: number, logger: Logger): Promise<boolean> {
+  const { rows } = await client.query<{ locked: boolean }>(TRY_LOCK);
+  if (!rows[0]?.locked) {
+    // Held by someone else: if it stopped renewing, end its lock session; the next attempt takes the lock.
+    const { rows: taken } = await client.query<{ terminated: boolean }>(TAKE_OVER_STALE, [staleMs]);
+    if (taken[0]?.terminated) logger.warn({ staleMs }, 'the jobs lease holder stopped renewing; its lock session was ended');
+    return false;
+  }
+  return true;
+}
+
 export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
   const { logger } = options;
   const retryMs = options.retryMs ?? 1_000;
@@ -84,14 +111,8 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
       return;
     }
     try {
-      client ??= await connect();
-      const { rows } = await client.query<{ locked: boolean }>(TRY_LOCK);
-      if (!rows[0]?.locked) {
-        // Held by someone else: if it stopped renewing, end its lock session; the next attempt takes the lock.
-        const { rows: taken } = await client.query<{ terminated: boolean }>(TAKE_OVER_STALE, [staleMs]);
-        if (taken[0]?.terminated) logger.warn({ staleMs }, 'the jobs lease holder stopped renewing; its lock session was ended');
-        return;
-      }
+      client ??= await connect(options.databaseUrl, logger);
+      if (!(await tryLock(client, staleMs, logger))) return;
       if (stopped) return;
       await client.query(CLAIM, [options.holder]);
       leader = true;
@@ -100,20 +121,6 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
     } catch (error) {
       await demote(`lease attempt failed: ${(error as Error).message}`);
     }
-  }
-
-  async function connect(): Promise<pg.Client> {
-    const { default: pg } = await import('pg');
-    const c = new pg.Client({
-      connectionString: options.databaseUrl,
-      connectionTimeoutMillis: 2_000,
-      keepAlive: true,
-      application_name: 'market-gateway jobs lease',
-    });
-    // An error on an idle connection is reported here; the next attempt notices and demotes.
-    c.on('error', (error) => logger.warn({ reason: error.message }, 'jobs lease connection error'));
-    await c.connect();
-    return c;
   }
 
   function loop(): Promise<void> {

@@ -4,16 +4,14 @@
  * together before the read model sees the alerts.
  */
 import type { Logger } from 'pino';
-import { newId } from '../domain/ids.js';
 import type { MarketText } from '../domain/links.js';
-import type { MovementAlert, PredictionMarketMeta, ProbabilityObservation } from '../domain/prediction.js';
-import { MovementDetector } from '../prediction/movement-detector.js';
-import type { PredictionBatch } from '../upstream/connector.js';
+import type { PredictionMarketMeta, ProbabilityObservation } from '../domain/prediction.js';
 import type { PredictionReadModel } from '../readmodel/prediction-read-model.js';
 import type { PredictionRepository, Sweep } from '../store/prediction.js';
+import type { PredictionBatch } from '../upstream/connector.js';
+import { createHistoryPruner, createMovementIngest } from './prediction-writes.js';
 import { createSerialQueue } from './serial.js';
 import { createTicker } from './ticker.js';
-import { DAY_MS, HOUR_MS } from '../domain/time.js';
 
 /** What a prediction feed offers: the demo feed today, live platforms later. */
 export interface PredictionFeed {
@@ -41,41 +39,20 @@ interface PredictionIngestOptions {
   now: () => number;
 }
 
-const HISTORY_KEPT_MS = 3 * DAY_MS;
-const PRUNE_EVERY_MS = HOUR_MS;
+/** The markets of a batch that are new, or whose question, link or topic changed. */
+function changedMarkets(readModel: PredictionReadModel, markets: readonly PredictionMarketMeta[]): PredictionMarketMeta[] {
+  return markets.filter((m) => {
+    const known = readModel.get(m.id);
+    return !known || known.question !== m.question || known.url !== m.url || known.topic !== m.topic;
+  });
+}
 
 export function createPredictionIngestRunner(options: PredictionIngestOptions) {
   const { repo, readModel, feed, logger } = options;
-  let detector = new MovementDetector();
-  let lastPrune = 0;
+  const { ingest, loadBaselines: reloadDetector } = createMovementIngest(options);
+  const prune = createHistoryPruner(repo);
   const serial = createSerialQueue();
   let started = false;
-
-  async function ingest(observations: readonly ProbabilityObservation[], sweep?: Sweep): Promise<MovementAlert[]> {
-    await repo.recordObservations(observations, sweep);
-    readModel.applyObservations(observations);
-    if (sweep) readModel.applySweep(sweep.source, sweep.at);
-    const { movements, changed } = detector.observe(observations);
-    const alerts = movements.map((m) => ({ id: newId('mvmt'), question: readModel.get(m.marketId)?.question ?? m.marketId, ...m }));
-    try {
-      const stored = await repo.recordMovements(changed, alerts);
-      readModel.addAlerts(stored);
-      if (stored.length > 0) options.onAlerts?.(stored.length);
-      options.onChange?.();
-      return stored;
-    } catch (error) {
-      // The detector moved its baselines but the store did not: start again from the stored ones,
-      // so the same movements are found on the next observation instead of being lost.
-      detector = new MovementDetector(await repo.listBaselines().catch(() => []));
-      throw error;
-    }
-  }
-
-  async function prune(now: number): Promise<void> {
-    if (now - lastPrune < PRUNE_EVERY_MS) return;
-    lastPrune = now;
-    await repo.pruneHistory(now - HISTORY_KEPT_MS);
-  }
 
   async function tickAt(now: number, observations: readonly ProbabilityObservation[], sweep?: Sweep): Promise<void> {
     const alerts = await ingest(observations, sweep);
@@ -87,10 +64,7 @@ export function createPredictionIngestRunner(options: PredictionIngestOptions) {
   async function acceptLive(batch: PredictionBatch): Promise<void> {
     // Before start() the detector has not read its stored baselines yet: load them first.
     if (!started) await loadBaselines();
-    const changed = batch.markets.filter((m) => {
-      const known = readModel.get(m.id);
-      return !known || known.question !== m.question || known.url !== m.url || known.topic !== m.topic;
-    });
+    const changed = changedMarkets(readModel, batch.markets);
     if (changed.length > 0) {
       await repo.upsertMarkets(changed);
       readModel.applyMarkets(changed);
@@ -108,7 +82,7 @@ export function createPredictionIngestRunner(options: PredictionIngestOptions) {
   }
 
   async function loadBaselines(): Promise<void> {
-    detector = new MovementDetector(await repo.listBaselines());
+    await reloadDetector();
     started = true;
   }
 

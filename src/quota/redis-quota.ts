@@ -90,6 +90,60 @@ interface RedisQuota extends QuotaService {
   stop(): Promise<void>;
 }
 
+// `{account}` is a hash tag: both keys of a script land on one Redis Cluster slot.
+const windowKeysOf = (prefix: string, accountId: string, product: Product, minute: number, day: number) => ({
+  minute: `${prefix}:{${accountId}}:${product}:m:${minute}`,
+  day: `${prefix}:{${accountId}}:${product}:d:${day}`,
+});
+/** A consume's keys: its windows', and the receipt its refund reads. */
+const consumeKeysOf = (prefix: string, accountId: string, product: Product, minute: number, day: number) => ({
+  ...windowKeysOf(prefix, accountId, product, minute, day),
+  receipt: `${prefix}:{${accountId}}:receipt:${randomUUID()}`,
+});
+
+/** The first time a process meets a day: if Redis lost it, put back what the database counted. */
+function createDaySeeder(redis: Redis, days: QuotaDayRepository) {
+  /** Days this process has checked Redis still knows; cleared on every reconnect (Redis may have restarted). */
+  const seeded = new Set<string>();
+  redis.on('ready', () => seeded.clear());
+  return async function seedDay(dayKey: string, accountId: string, product: Product, dayIndex: number, ttlMs: number) {
+    if (seeded.has(dayKey)) return;
+    if ((await redis.exists(dayKey)) === 0) {
+      const count = await days.get(accountId, product, dayIndex);
+      if (count > 0) await redis.set(dayKey, String(count), 'PX', ttlMs, 'NX');
+    }
+    seeded.add(dayKey);
+  };
+}
+
+/** The counts of an account's windows, without spending: a day Redis lost is read from the database. */
+async function peekWindows(
+  redis: Redis,
+  days: QuotaDayRepository,
+  limits: ReturnType<typeof limitsFor>,
+  windowKeys: (accountId: string, product: Product, minute: number, day: number) => { minute: string; day: string },
+  accountId: string,
+  product: Product,
+  now: number,
+): Promise<WindowCount[]> {
+  const spans = { minute: windowAt('minute', now), day: windowAt('day', now) };
+  const k = windowKeys(accountId, product, spans.minute.index, spans.day.index);
+  let counts: (string | null)[];
+  try {
+    counts = await redis.mget(k.minute, k.day);
+  } catch (error) {
+    throw new QuotaUnavailableError(error);
+  }
+  const result: WindowCount[] = [];
+  for (const [window, limit] of limitedWindows(limits)) {
+    const live = counts[window === 'minute' ? 0 : 1];
+    // A day Redis lost (restarted without persistence) is still counted in the database.
+    const used = live != null ? Number(live) : window === 'day' ? await days.get(accountId, product, spans.day.index) : 0;
+    result.push({ window, limit, used: Math.min(used, limit), endsAt: spans[window].endsAt });
+  }
+  return result;
+}
+
 export function createRedisQuota(options: RedisQuotaOptions): RedisQuota {
   const { days, logger } = options;
   const prefix = options.keyPrefix ?? 'mgw:quota';
@@ -97,9 +151,7 @@ export function createRedisQuota(options: RedisQuotaOptions): RedisQuota {
   redis.defineCommand('mgwConsumeQuota', { numberOfKeys: 3, lua: CONSUME_SCRIPT });
   redis.defineCommand('mgwRefundQuota', { numberOfKeys: 3, lua: REFUND_SCRIPT });
 
-  /** Days this process has checked Redis still knows; cleared on every reconnect (Redis may have restarted). */
-  const seeded = new Set<string>();
-  redis.on('ready', () => seeded.clear());
+  const seedDay = createDaySeeder(redis, days);
   const dayCounts = createBatchedDeltas<QuotaDayCount>({
     write: (batch) => days.add(batch),
     merge: (into, from) => {
@@ -109,26 +161,8 @@ export function createRedisQuota(options: RedisQuotaOptions): RedisQuota {
     onWriteFailed: (error, pending) => logger.warn({ err: error, pending }, 'day quota counts not saved; retrying'),
   });
 
-  // `{account}` is a hash tag: both keys of a script land on one Redis Cluster slot.
-  const windowKeys = (accountId: string, product: Product, minute: number, day: number) => ({
-    minute: `${prefix}:{${accountId}}:${product}:m:${minute}`,
-    day: `${prefix}:{${accountId}}:${product}:d:${day}`,
-  });
-  /** A consume's keys: its windows', and the receipt its refund reads. */
-  const keys = (accountId: string, product: Product, minute: number, day: number) => ({
-    ...windowKeys(accountId, product, minute, day),
-    receipt: `${prefix}:{${accountId}}:receipt:${randomUUID()}`,
-  });
-
-  /** The first time a process meets a day: if Redis lost it, put back what the database counted. */
-  async function seedDay(dayKey: string, accountId: string, product: Product, dayIndex: number, ttlMs: number) {
-    if (seeded.has(dayKey)) return;
-    if ((await redis.exists(dayKey)) === 0) {
-      const count = await days.get(accountId, product, dayIndex);
-      if (count > 0) await redis.set(dayKey, String(count), 'PX', ttlMs, 'NX');
-    }
-    seeded.add(dayKey);
-  }
+  const windowKeys = (accountId: string, product: Product, minute: number, day: number) => windowKeysOf(prefix, accountId, product, minute, day);
+  const keys = (accountId: string, product: Product, minute: number, day: number) => consumeKeysOf(prefix, accountId, product, minute, day);
 
   function record(accountId: string, product: Product, dayIndex: number): void {
     dayCounts.entry(`${product}|${dayIndex}`, accountId, () => ({ accountId, product, dayIndex, count: 0 })).count++;
@@ -165,25 +199,8 @@ export function createRedisQuota(options: RedisQuotaOptions): RedisQuota {
       if (limits.perDay !== null) states.push({ window: 'day', limit: limits.perDay, remaining: Math.max(0, limits.perDay - dayCount), endsAt: day.endsAt });
       return { allowed: true, headers: bindingHeaders(states) };
     },
-    async peek(account, product, now) {
-      const limits = limitsFor(account, product, options.limits ?? PLAN_LIMITS);
-      const spans = { minute: windowAt('minute', now), day: windowAt('day', now) };
-      const k = windowKeys(account.id, product, spans.minute.index, spans.day.index);
-      let counts: (string | null)[];
-      try {
-        counts = await redis.mget(k.minute, k.day);
-      } catch (error) {
-        throw new QuotaUnavailableError(error);
-      }
-      const result: WindowCount[] = [];
-      for (const [window, limit] of limitedWindows(limits)) {
-        const live = counts[window === 'minute' ? 0 : 1];
-        // A day Redis lost (restarted without persistence) is still counted in the database.
-        const used = live != null ? Number(live) : window === 'day' ? await days.get(account.id, product, spans.day.index) : 0;
-        result.push({ window, limit, used: Math.min(used, limit), endsAt: spans[window].endsAt });
-      }
-      return result;
-    },
+    peek: async (account, product, now) =>
+      peekWindows(redis, days, limitsFor(account, product, options.limits ?? PLAN_LIMITS), windowKeys, account.id, product, now),
     flush: dayCounts.flush,
     stop: dayCounts.stop,
   };

@@ -8,10 +8,12 @@
 import { ExponentialBackoff, halfJitterGenerator, handleWhen, retry, TaskCancelledError } from 'cockatiel';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import type { Connector, SkippedItems, UpstreamBatch } from './connector.js';
+import type { Connector, UpstreamBatch } from './connector.js';
 import { UpstreamError } from './errors.js';
-import type { CircuitName } from './gate.js';
 import type { UpstreamHttp } from './http.js';
+import { newPollCounts, type PollerStats, pollStatsOf, recordFailure, recordSuccess } from './poll-stats.js';
+
+export type { PollerStats } from './poll-stats.js';
 
 export interface PollerOptions {
   connector: Connector;
@@ -26,27 +28,6 @@ export interface PollerOptions {
   retryDelayMs?: number;
 }
 
-export interface PollerStats {
-  source: string;
-  polls: number;
-  succeeded: number;
-  failed: number;
-  /** Items dropped by validation, in total. */
-  invalidItems: number;
-  /** Items the connector left out on purpose (unpriced, closed...), in total by reason. */
-  skippedItems: SkippedItems;
-  /** Failed polls by kind (`timeout`, `http`, `schema`, `circuit_open`...). */
-  failures: Record<string, number>;
-  lastSuccessAt: number | null;
-  lastError: string | null;
-  /** How the last poll ended; null before the first. */
-  lastOutcome: 'succeeded' | 'failed' | null;
-  /** The circuit of the source's requests (open: not called until a trial request succeeds). */
-  circuit: CircuitName;
-  /** When the upstream asked us to wait: no poll before this (epoch ms, by the host's clock), else null. */
-  notBefore: number | null;
-}
-
 export interface Poller {
   start(): void;
   /** Runs one poll now (tests, and the first poll at start). */
@@ -55,11 +36,8 @@ export interface Poller {
   stats(): PollerStats;
 }
 
-export function createPoller(options: PollerOptions): Poller {
-  const { connector, http, logger } = options;
-  const source = connector.source;
-  const log = logger.child({ source });
-
+/** Retries within one poll, for transient failures only; each retry logged. */
+function retryPolicyOf(options: PollerOptions, log: Logger) {
   // Rate limits and an open circuit are not retried within a poll (not `retryable`): the gate refuses until their time is up.
   const retryPolicy = retry(
     handleWhen((e) => e instanceof UpstreamError && e.retryable),
@@ -77,19 +55,24 @@ export function createPoller(options: PollerOptions): Poller {
     const reason = 'error' in event ? (event.error instanceof Error ? event.error.message : String(event.error)) : 'result';
     log.warn({ delayMs: Math.round(event.delay), reason }, 'upstream attempt failed; retrying');
   });
+  return retryPolicy;
+}
 
-  const stats: Omit<PollerStats, 'circuit' | 'notBefore'> = {
-    source,
-    polls: 0,
-    succeeded: 0,
-    failed: 0,
-    invalidItems: 0,
-    skippedItems: {},
-    failures: {},
-    lastSuccessAt: null,
-    lastError: null,
-    lastOutcome: null,
-  };
+/** A wait between two requests of one poll, cut short (as a cancelled poll) by `signal`. */
+async function pauseUnless(ms: number, signal: AbortSignal): Promise<void> {
+  try {
+    await sleep(ms, undefined, { signal, ref: false });
+  } catch {
+    throw new TaskCancelledError('poller stopped');
+  }
+}
+
+export function createPoller(options: PollerOptions): Poller {
+  const { connector, http, logger } = options;
+  const source = connector.source;
+  const log = logger.child({ source });
+  const retryPolicy = retryPolicyOf(options, log);
+  const stats = newPollCounts(source);
   let backfilled = false;
   let timer: NodeJS.Timeout | undefined;
   /** The sink call in flight: stop() waits for it, so no ingest write is cut in half. */
@@ -101,13 +84,7 @@ export function createPoller(options: PollerOptions): Poller {
   let notBefore = 0;
 
   /** A wait between two requests of one poll, cut short (as a cancelled poll) by stop(). */
-  async function pause(ms: number): Promise<void> {
-    try {
-      await sleep(ms, undefined, { signal: abort.signal, ref: false });
-    } catch {
-      throw new TaskCancelledError('poller stopped');
-    }
-  }
+  const pause = (ms: number) => pauseUnless(ms, abort.signal);
 
   async function pollOnce(): Promise<void> {
     try {
@@ -131,28 +108,10 @@ export function createPoller(options: PollerOptions): Poller {
       sinking = options.sink(batch);
       await sinking.finally(() => (sinking = undefined));
       backfilled = true;
-      stats.succeeded++;
-      stats.lastOutcome = 'succeeded';
-      stats.lastSuccessAt = options.now();
-      stats.invalidItems += batch.problems.invalid;
-      for (const [reason, n] of Object.entries(batch.skipped)) stats.skippedItems[reason] = (stats.skippedItems[reason] ?? 0) + n;
-      const items = batch.kind === 'market-data' ? { quotes: batch.quotes.length, candles: batch.candles.length } : { observations: batch.observations.length };
-      if (batch.problems.invalid > 0) {
-        log.warn({ invalid: batch.problems.invalid, examples: batch.problems.examples }, 'upstream items failed validation; kept the rest');
-      }
-      log.debug({ markets: batch.markets.length, ...items, skipped: batch.skipped, ms: Date.now() - started }, 'upstream polled');
+      recordSuccess(stats, batch, log, options.now, started);
     } catch (error) {
       if (error instanceof TaskCancelledError) return;
-      stats.failed++;
-      stats.lastOutcome = 'failed';
-      const kind = error instanceof UpstreamError ? error.failure : 'ingest';
-      stats.failures[kind] = (stats.failures[kind] ?? 0) + 1;
-      stats.lastError = (error as Error).message;
-      // An open circuit is expected quiet: the gate's one line when it opened is enough.
-      // Said as it is: with no good poll since start, there is no "last good data" of ours to serve.
-      const serving = stats.lastSuccessAt === null ? 'no good poll of it since start' : 'serving the data of its last good poll';
-      if (kind !== 'circuit_open')
-        log.warn({ failure: kind, err: error instanceof UpstreamError ? undefined : error, reason: stats.lastError }, `upstream poll failed; ${serving}`);
+      recordFailure(stats, error, log);
     }
   }
 
@@ -176,12 +135,6 @@ export function createPoller(options: PollerOptions): Poller {
       abort.abort();
       await sinking?.catch(() => undefined);
     },
-    stats: () => ({
-      ...stats,
-      failures: { ...stats.failures },
-      skippedItems: { ...stats.skippedItems },
-      circuit: http.gate.circuit(),
-      notBefore: notBefore > Date.now() ? notBefore : null,
-    }),
+    stats: () => pollStatsOf(stats, http.gate.circuit(), notBefore, Date.now()),
   };
 }
