@@ -9,7 +9,7 @@ import { invalid } from '../../domain/errors.js';
 import { documentIdOf, OPERATION_TYPES, type TrustedDocument } from '../../domain/trusted-documents.js';
 import { GRAPHQL_LIMITS, guardRules } from './guards.js';
 import { ApiError } from '../../domain/refusal.js';
-import { operationRefusal, operationId, parseAndValidate, parseDocument, type PrepareRules, prepareRules } from './prepare.js';
+import { operationId, parseAndValidate, parseDocument, type PrepareRules, prepareRules } from './prepare.js';
 
 const APOLLO_FORMAT = 'apollo-persisted-query-manifest';
 const ACCEPTED =
