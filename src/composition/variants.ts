@@ -44,7 +44,7 @@ interface VariantDeps {
   logger: Logger;
   legacy: Config['legacy'];
   /** The account dashboard at /account, one handler per listener. */
-  portal: (variant: Variant) => GatewayRoute;
+  portal: (variant: Variant) => GatewayRoute & { pages: ReadonlyMap<string, GatewayRoute> };
 }
 
 export function buildVariantApps({ edges, graphql, services, ready, metrics, classify, logger, legacy, portal }: VariantDeps): Record<Variant, GatewayApp> {

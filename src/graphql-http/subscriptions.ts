@@ -58,6 +58,7 @@ interface Connection {
 }
 
 type Extra = { socket: WebSocket; request: IncomingMessage };
+type GraphQLWsServer = ReturnType<typeof makeServer<Record<string, unknown>, Extra>>;
 
 /** The key a connection presents: its connection parameters (`Authorization`, or `apikey` on B), else the upgrade request's header. */
 function keyOf(params: Readonly<Record<string, unknown>> | undefined, request: IncomingMessage, edge: Edge): string | undefined {
@@ -67,25 +68,73 @@ function keyOf(params: Readonly<Record<string, unknown>> | undefined, request: I
   return presentedKey(request.headers.authorization, undefined, edge.variant);
 }
 
-export function createSubscriptionServer(options: Options) {
-  const { schema, edge, limits } = options;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes, handleProtocols });
-  // The 101 that opens a connection is an answer too: it carries the listener's stamp.
-  wss.on('headers', (headers: string[], request: IncomingMessage) => {
-    for (const [name, value] of options.stamp(request)) headers.push(`${name}: ${value}`);
+/**
+ * The glue between ws and graphql-ws for one socket: sends wait for the socket (backpressure
+ * reaches the streams), pings keep the connection alive, and a socket's error (a message over the
+ * limit, a broken frame) is the client's: logged in one line, and ws closes the socket with the
+ * matching code.
+ */
+function serveSocket(server: GraphQLWsServer, socket: WebSocket, request: IncomingMessage, keepAliveMs: number, logger: Logger): void {
+  socket.on('error', (error) => logger.info({ reason: error.message }, 'subscription connection error'));
+  let alive = true;
+  socket.on('pong', () => {
+    alive = true;
   });
-  const connections = new Map<WebSocket, Connection>();
+  const ping = setInterval(() => {
+    if (!alive) return void socket.terminate();
+    alive = false;
+    socket.ping();
+  }, keepAliveMs);
+  const closed = server.opened(
+    {
+      protocol: socket.protocol,
+      send: (data) =>
+        new Promise<void>((resolve, reject) => {
+          if (socket.readyState !== socket.OPEN) return resolve();
+          socket.send(data, (error) => (error ? reject(error) : resolve()));
+        }),
+      close: (code, reason) => socket.close(code, reason),
+      onMessage: (receive) =>
+        socket.on('message', (data) => {
+          receive(String(data)).catch((error: Error) => {
+            logger.warn({ reason: error.message }, 'subscription message failed');
+            socket.close(CloseCode.InternalServerError, 'Internal server error');
+          });
+        }),
+    },
+    { socket, request },
+  );
+  socket.once('close', (code, reason) => {
+    clearInterval(ping);
+    void closed(code, String(reason));
+  });
+}
 
-  const release = (connection: Connection, id: string) => {
-    connection.holds.get(id)?.();
-    connection.holds.delete(id);
-  };
+/** Closes (4403) the connections whose key is no longer valid; a store that cannot say keeps what was admitted. */
+function closeRevoked(connections: ReadonlyMap<WebSocket, Connection>, authenticator: Authenticator): void {
+  for (const [socket, connection] of connections) {
+    authenticator.authenticate(connection.key).then(
+      (principal) => {
+        if (!principal) socket.close(CloseCode.Forbidden, 'Forbidden: the key is no longer valid');
+      },
+      () => undefined,
+    );
+  }
+}
 
-  const serverOptions: ServerOptions<Record<string, unknown>, Extra> = {
-    schema,
-    connectionInitWaitTimeout: limits.initTimeoutMs,
+/** Ends a subscription's hold on its account's cap. */
+function release(connection: Connection, id: string): void {
+  connection.holds.get(id)?.();
+  connection.holds.delete(id);
+}
+
+/** graphql-ws's hooks: a connection's key checked at connect, each subscription admitted by the gate, results formatted, holds released. */
+function graphqlWsOptions(options: Options, connections: Map<WebSocket, Connection>): ServerOptions<Record<string, unknown>, Extra> {
+  return {
+    schema: options.schema,
+    connectionInitWaitTimeout: options.limits.initTimeoutMs,
     onConnect: async (ctx) => {
-      const key = keyOf(ctx.connectionParams, ctx.extra.request, edge);
+      const key = keyOf(ctx.connectionParams, ctx.extra.request, options.edge);
       let principal: Awaited<ReturnType<Authenticator['authenticate']>> = null;
       try {
         principal = key ? await options.authenticator.authenticate(key) : null;
@@ -126,58 +175,23 @@ export function createSubscriptionServer(options: Options) {
       connections.delete(ctx.extra.socket);
     },
   };
-  const server = makeServer(serverOptions);
+}
 
-  // The glue between ws and graphql-ws: sends wait for the socket (backpressure reaches the streams),
-  // pings keep the connection alive, and a socket's error (a message over the limit, a broken frame)
-  // is the client's: logged in one line, and ws closes the socket with the matching code.
-  wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
-    socket.on('error', (error) => options.logger.info({ reason: error.message }, 'subscription connection error'));
-    let alive = true;
-    socket.on('pong', () => {
-      alive = true;
-    });
-    const ping = setInterval(() => {
-      if (!alive) return void socket.terminate();
-      alive = false;
-      socket.ping();
-    }, limits.keepAliveMs);
-    const closed = server.opened(
-      {
-        protocol: socket.protocol,
-        send: (data) =>
-          new Promise<void>((resolve, reject) => {
-            if (socket.readyState !== socket.OPEN) return resolve();
-            socket.send(data, (error) => (error ? reject(error) : resolve()));
-          }),
-        close: (code, reason) => socket.close(code, reason),
-        onMessage: (receive) =>
-          socket.on('message', (data) => {
-            receive(String(data)).catch((error: Error) => {
-              options.logger.warn({ reason: error.message }, 'subscription message failed');
-              socket.close(CloseCode.InternalServerError, 'Internal server error');
-            });
-          }),
-      },
-      { socket, request },
-    );
-    socket.once('close', (code, reason) => {
-      clearInterval(ping);
-      void closed(code, String(reason));
-    });
+export function createSubscriptionServer(options: Options) {
+  const { limits } = options;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes, handleProtocols });
+  // The 101 that opens a connection is an answer too: it carries the listener's stamp.
+  wss.on('headers', (headers: string[], request: IncomingMessage) => {
+    for (const [name, value] of options.stamp(request)) headers.push(`${name}: ${value}`);
   });
+  const connections = new Map<WebSocket, Connection>();
+
+  const server = makeServer(graphqlWsOptions(options, connections));
+
+  wss.on('connection', (socket: WebSocket, request: IncomingMessage) => serveSocket(server, socket, request, limits.keepAliveMs, options.logger));
 
   // A revoked key loses its connections: the authenticator learns revocations by polling the store.
-  const recheck = setInterval(() => {
-    for (const [socket, connection] of connections) {
-      options.authenticator.authenticate(connection.key).then(
-        (principal) => {
-          if (!principal) socket.close(CloseCode.Forbidden, 'Forbidden: the key is no longer valid');
-        },
-        () => undefined, // the store is down: keep what was admitted
-      );
-    }
-  }, limits.recheckMs);
+  const recheck = setInterval(() => closeRevoked(connections, options.authenticator), limits.recheckMs);
   recheck.unref();
 
   return {

@@ -39,7 +39,7 @@ interface VariantAppOptions {
   /** The facade's GraphQL operations at /graphql/operations/<name> (public, like the OpenAPI document). */
   operationDocuments?: (req: IncomingMessage, res: ServerResponse, name: string) => true;
   /** The account dashboard under /account (its pages set their own CSP). */
-  portal?: GatewayRoute;
+  portal?: GatewayRoute & { pages: ReadonlyMap<string, GatewayRoute> };
   /** /graphql on plain node:http; rejects with an ApiError for a body it cannot read. */
   graphql: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   /** Serve the built-in GraphiQL at /graphiql (outside production, where introspection is on). */
@@ -207,7 +207,10 @@ function routeTable(options: VariantAppOptions, own: { openApi: Route; health: R
   ]);
   for (const [path, serve] of facade.routes) exact.set(`${API_PREFIX}${path}`, serve);
   if (subscriptions) exact.set(SSE_PATH, (req, res) => subscriptions.sse(req, res));
-  if (portal) exact.set(PORTAL_PATH, (req, res) => portal(req, res));
+  if (portal) {
+    exact.set(PORTAL_PATH, portal);
+    for (const [path, serve] of portal.pages) exact.set(path, serve);
+  }
   if (metrics) {
     exact.set('/metrics', (_req, res) =>
       metrics.metrics().then((text) => {

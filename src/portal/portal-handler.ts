@@ -79,36 +79,113 @@ function assetDir(): string {
   return fs.existsSync(fromDist) ? fromDist : path.resolve(here, '../../public/portal');
 }
 
-export function createPortalHandler(options: PortalOptions) {
-  const { services, variant } = options;
-  const pages = new Map(options.pages.map((p) => [p.path, p]));
+/** The dashboard's files (its stylesheet and script), read once. */
+function loadAssets(): Map<string, { type: string; body: Buffer }> {
   const dir = assetDir();
-  const assets = new Map(Object.entries(ASSETS).map(([name, type]) => [name, { type, body: fs.readFileSync(path.join(dir, name)) }]));
-  const secure = services.publicUrl?.startsWith('https:') ?? false;
+  return new Map(Object.entries(ASSETS).map(([name, type]) => [name, { type, body: fs.readFileSync(path.join(dir, name)) }]));
+}
 
-  function send(res: ServerResponse, answer: PortalAnswer): void {
-    res.setHeader('Cache-Control', 'no-store');
-    if ('redirect' in answer) {
-      res.statusCode = 303;
-      res.setHeader('Location', answer.redirect);
-      res.end();
-      return;
-    }
-    if ('html' in answer) {
-      for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
-      res.statusCode = answer.status ?? 200;
-      res.setHeader('Content-Security-Policy', PORTAL_CSP);
-      // Forms post with their real Origin (no-referrer, the listeners' default, makes browsers send `Origin: null`).
-      res.setHeader('Referrer-Policy', 'same-origin');
-      res.setHeader('Content-Type', 'text/html; charset=utf-8');
-      res.end(answer.html.text);
-      return;
-    }
-    res.statusCode = 200;
-    res.setHeader('Content-Type', answer.type);
-    if (answer.filename) res.setHeader('Content-Disposition', `attachment; filename="${answer.filename}"`);
-    res.end(answer.body);
+function send(res: ServerResponse, answer: PortalAnswer): void {
+  res.setHeader('Cache-Control', 'no-store');
+  if ('redirect' in answer) {
+    res.statusCode = 303;
+    res.setHeader('Location', answer.redirect);
+    res.end();
+    return;
   }
+  if ('html' in answer) {
+    for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
+    res.statusCode = answer.status ?? 200;
+    res.setHeader('Content-Security-Policy', PORTAL_CSP);
+    // Forms post with their real Origin (no-referrer, the listeners' default, makes browsers send `Origin: null`).
+    res.setHeader('Referrer-Policy', 'same-origin');
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.end(answer.html.text);
+    return;
+  }
+  res.statusCode = 200;
+  res.setHeader('Content-Type', answer.type);
+  if (answer.filename) res.setHeader('Content-Disposition', `attachment; filename="${answer.filename}"`);
+  res.end(answer.body);
+}
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  const type = (req.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded') throw badRequest('send the form as application/x-www-form-urlencoded');
+  const text = await getRawBody(req, { limit: MAX_FORM_BYTES, encoding: 'utf8' }).catch(() => {
+    throw badRequest('the form is too large or could not be read');
+  });
+  return new URLSearchParams(text);
+}
+
+/** A refusal before any page runs: the reason, its status, a way back. */
+function refusal(request: PortalRequest, status: number, message: string): PortalAnswer {
+  return { html: request.render('Request refused', html`<p>${message}</p><p><a href="/account">Back to your account</a></p>`), status };
+}
+
+/**
+ * A write's guard, before anything is read or changed: same site only, and the form's token (the
+ * session's, or for a signed-out form the form cookie's: a session may have ended since the page
+ * was shown). The form is read into the request; a refusal is returned.
+ */
+async function refusedWrite(request: PortalRequest, target: PortalPage, formToken: string): Promise<PortalAnswer | undefined> {
+  const crossSite = crossSiteReason(request.req, request.services.publicUrl);
+  if (crossSite) return refusal(request, 403, `Refused: this request came from another site (${crossSite}).`);
+  request.form = await readForm(request.req);
+  const expected = request.session?.csrfToken ?? request.pending?.csrfToken ?? formToken;
+  const sent = request.form.get('csrf') ?? '';
+  if (!sameToken(sent, expected) && !(target.signedIn === false && sameToken(sent, formToken))) {
+    return refusal(request, 403, 'Refused: the form is out of date or did not come from this site. Reload the page and try again.');
+  }
+  return undefined;
+}
+
+/** What a page handler sees of a request, around the session it belongs to. */
+function portalRequest(
+  options: PortalOptions,
+  exchange: { req: IncomingMessage; res: ServerResponse; url: URL },
+  session: LiveSession | undefined,
+  formToken: string,
+  secure: boolean,
+): PortalRequest {
+  const { services, variant } = options;
+  const { req, res } = exchange;
+  const signedIn = session?.stage === 'signed_in' ? session : undefined;
+  return {
+    ...exchange,
+    client: { address: req.socket.remoteAddress ?? 'unknown', userAgent: String(req.headers['user-agent'] ?? '') },
+    session: signedIn,
+    pending: session?.stage === 'second_factor' ? session : undefined,
+    form: new URLSearchParams(),
+    formToken,
+    base: services.publicUrl ?? ownOrigin(req, undefined),
+    services,
+    variant,
+    setSession: (value) => setCookie(res, SESSION_COOKIE, value, { secure }),
+    render: (title, body, extra) =>
+      page(
+        {
+          title,
+          variant,
+          notice: extra?.notice,
+          error: extra?.error,
+          ...(signedIn ? { signedIn: { email: signedIn.email, csrfToken: signedIn.csrfToken, ...(extra?.section ? { section: extra.section } : {}) } } : {}),
+        },
+        body,
+      ),
+  };
+}
+
+/**
+ * The dashboard's handler: `pages` go into the listener's table by their full path (one dispatch to
+ * a page); the handler itself answers the rest of /account (its root, a trailing slash, its files,
+ * a page that does not exist).
+ */
+export function createPortalHandler(options: PortalOptions) {
+  const { services } = options;
+  const pages = new Map(options.pages.map((p) => [p.path, p]));
+  const assets = loadAssets();
+  const secure = services.publicUrl?.startsWith('https:') ?? false;
 
   function serveAsset(req: IncomingMessage, res: ServerResponse, name: string): void {
     const asset = assets.get(name);
@@ -118,80 +195,31 @@ export function createPortalHandler(options: PortalOptions) {
     res.end(asset.body);
   }
 
-  async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
-    const type = (req.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
-    if (type !== 'application/x-www-form-urlencoded') throw badRequest('send the form as application/x-www-form-urlencoded');
-    const text = await getRawBody(req, { limit: MAX_FORM_BYTES, encoding: 'utf8' }).catch(() => {
-      throw badRequest('the form is too large or could not be read');
-    });
-    return new URLSearchParams(text);
-  }
-
-  /** A refusal before any page runs: the reason, its status, a way back. */
-  function refusal(request: PortalRequest, status: number, message: string): PortalAnswer {
-    return { html: request.render('Request refused', html`<p>${message}</p><p><a href="/account">Back to your account</a></p>`), status };
-  }
-
-  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** A request for `target` (found by the listener's table), or for whatever else is under /account. */
+  async function handle(target: PortalPage | undefined, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://dashboard');
-    const rest = url.pathname.slice(PORTAL_PATH.length).replace(/^\/+/, '').replace(/\/+$/, '');
-    if (rest.startsWith('assets/')) return serveAsset(req, res, rest.slice('assets/'.length));
+    const rest = target ? target.path : url.pathname.slice(PORTAL_PATH.length).replace(/^\/+/, '').replace(/\/+$/, '');
+    if (!target && rest.startsWith('assets/')) return serveAsset(req, res, rest.slice('assets/'.length));
 
-    const token = readCookie(req, SESSION_COOKIE);
-    const session = await services.sessions.resolve(token);
+    const session = await services.sessions.resolve(readCookie(req, SESSION_COOKIE));
     let formToken = readCookie(req, FORM_COOKIE);
     if (!formToken) {
       formToken = newFormToken();
       setCookie(res, FORM_COOKIE, formToken, { secure });
     }
-    const request: PortalRequest = {
-      req,
-      res,
-      url,
-      client: { address: req.socket.remoteAddress ?? 'unknown', userAgent: String(req.headers['user-agent'] ?? '') },
-      session: session?.stage === 'signed_in' ? session : undefined,
-      pending: session?.stage === 'second_factor' ? session : undefined,
-      form: new URLSearchParams(),
-      formToken,
-      base: services.publicUrl ?? ownOrigin(req, undefined),
-      services,
-      variant,
-      setSession: (value) => setCookie(res, SESSION_COOKIE, value, { secure }),
-      render: (title, body, extra) =>
-        page(
-          {
-            title,
-            variant,
-            notice: extra?.notice,
-            error: extra?.error,
-            ...(session?.stage === 'signed_in'
-              ? { signedIn: { email: session.email, csrfToken: session.csrfToken, ...(extra?.section ? { section: extra.section } : {}) } }
-              : {}),
-          },
-          body,
-        ),
-    };
-
-    const target = pages.get(rest === '' ? (request.session ? 'keys' : 'sign-in') : rest);
-    if (!target) return send(res, refusal(request, 404, `There is no page /account/${rest}.`));
-    if (target.signedIn && !request.session) return send(res, { redirect: `${PORTAL_PATH}/sign-in` });
-    if (req.method === 'GET' || req.method === 'HEAD') return send(res, await answerOf(target, request, () => target.get(request)));
-    if (req.method !== 'POST' || !target.post) {
-      res.setHeader('Allow', target.post ? 'GET, HEAD, POST' : 'GET, HEAD');
+    const request = portalRequest(options, { req, res, url }, session, formToken, secure);
+    const found = target ?? pages.get(rest === '' ? (request.session ? 'keys' : 'sign-in') : rest);
+    if (!found) return send(res, refusal(request, 404, `There is no page /account/${rest}.`));
+    if (found.signedIn && !request.session) return send(res, { redirect: `${PORTAL_PATH}/sign-in` });
+    if (req.method === 'GET' || req.method === 'HEAD') return send(res, await answerOf(found, request, () => found.get(request)));
+    if (req.method !== 'POST' || !found.post) {
+      res.setHeader('Allow', found.post ? 'GET, HEAD, POST' : 'GET, HEAD');
       return send(res, refusal(request, 405, `${req.method} is not allowed here.`));
     }
-    // A write: same site only, with its form's token; refused before anything is read or changed.
-    const crossSite = crossSiteReason(req, services.publicUrl);
-    if (crossSite) return send(res, refusal(request, 403, `Refused: this request came from another site (${crossSite}).`));
-    request.form = await readForm(req);
-    const expected = request.session?.csrfToken ?? request.pending?.csrfToken ?? formToken;
-    const sent = request.form.get('csrf') ?? '';
-    // Signed-out forms may also carry the form cookie's token (a session may have ended since the page was shown).
-    if (!sameToken(sent, expected) && !(target.signedIn === false && sameToken(sent, formToken))) {
-      return send(res, refusal(request, 403, 'Refused: the form is out of date or did not come from this site. Reload the page and try again.'));
-    }
-    return send(res, await answerOf(target, request, () => target.post!(request)));
-  };
+    const refused = await refusedWrite(request, found, formToken);
+    if (refused) return send(res, refused);
+    return send(res, await answerOf(found, request, () => found.post!(request)));
+  }
 
   /** Runs a page; a refusal (a domain error, the sign-in throttle) is shown on the page's own form with its status and headers. */
   async function answerOf(target: PortalPage, request: PortalRequest, run: () => Promise<PortalAnswer>): Promise<PortalAnswer> {
@@ -204,4 +232,9 @@ export function createPortalHandler(options: PortalOptions) {
       return 'html' in shown ? { ...shown, status: refusal.status, headers: { ...shown.headers, ...refusal.headers } } : shown;
     }
   }
+
+  return Object.assign(handle.bind(undefined, undefined), {
+    /** Each page's handler, by its full path (`/account/keys`). */
+    pages: new Map(options.pages.map((p) => [`${PORTAL_PATH}/${p.path}`, handle.bind(undefined, p)])),
+  });
 }
