@@ -8,7 +8,7 @@ import { type Account, MAX_LIVE_KEYS_PER_ACCOUNT, type MarketDataPlan, type Pred
 import { invalid, notFound } from '../domain/errors.js';
 import { isoOrNull } from '../domain/time.js';
 import type { AccountKey, AccountRepository, ApiKeyRecord } from '../store/accounts.js';
-import type { ActivityKind, ActivityRepository } from '../store/activity.js';
+import type { ActivityEntry, ActivityKind, ActivityRepository } from '../store/activity.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key.js';
 import { inScope, type Scope, whereScoped } from '../domain/scope.js';
 
@@ -104,18 +104,28 @@ export async function openAccount(
 }
 
 /** Adds a key unless the account is at its limit; `maxLive` lets a rotation that revokes the old key pass it by that one. */
-async function addKey(deps: KeyManagement, accountId: string, input: NewKeyInput, now: number, maxLive: number): Promise<IssuedKey> {
+async function addKey(
+  deps: KeyManagement,
+  accountId: string,
+  input: NewKeyInput,
+  now: number,
+  maxLive: number,
+  activity?: (key: ApiKeyRecord) => ActivityEntry,
+): Promise<IssuedKey> {
   checkExpiry(input.expiresAt, now);
   const { key, ...stored } = freshKey();
-  const added = await deps.accounts.addKeyWithin({
-    ...stored,
-    accountId,
-    name: checkedName(input.name),
-    now,
-    anyOperation: input.anyOperation === true,
-    expiresAt: input.expiresAt ?? null,
-    maxLive,
-  });
+  const added = await deps.accounts.addKeyWithin(
+    {
+      ...stored,
+      accountId,
+      name: checkedName(input.name),
+      now,
+      anyOperation: input.anyOperation === true,
+      expiresAt: input.expiresAt ?? null,
+      maxLive,
+    },
+    activity,
+  );
   if (added === undefined) throw notFound(`no account with id ${accountId}`);
   if (added === 'full') {
     throw invalid(
@@ -126,10 +136,15 @@ async function addKey(deps: KeyManagement, accountId: string, input: NewKeyInput
 }
 
 /** Another key on an account: refused past the live-key limit, or with an expiry that has passed. */
-export async function issueKey(deps: KeyManagement, account: Account, input: NewKeyInput, now: number, actor: Actor): Promise<IssuedKey> {
-  const issued = await addKey(deps, account.id, input, now, MAX_LIVE_KEYS_PER_ACCOUNT);
-  await record(deps, account.id, 'key_created', `${describeKey(issued.record)} created${expiryNote(issued.record)}`, now, actor);
-  return issued;
+export function issueKey(deps: KeyManagement, account: Account, input: NewKeyInput, now: number, actor: Actor): Promise<IssuedKey> {
+  // The log's entry is written with the key, in its transaction: one store call.
+  return addKey(deps, account.id, input, now, MAX_LIVE_KEYS_PER_ACCOUNT, (key) => ({
+    accountId: account.id,
+    at: now,
+    kind: 'key_created',
+    detail: `${describeKey(key)} created${expiryNote(key)}`,
+    clientAddress: actor.clientAddress,
+  }));
 }
 
 /** The key `keyId`, if in `scope`: another account's is missing. */

@@ -37,14 +37,17 @@ export interface ActivityEntry {
   clientAddress: string | null;
 }
 
+/** Writes one entry, on `db` or inside a transaction (the change it records, in the same one). */
+export async function insertActivity(db: Kysely<Database>, entry: ActivityEntry): Promise<void> {
+  await db
+    .insertInto('account_activity')
+    .values({ account_id: entry.accountId, at: entry.at, kind: entry.kind, detail: entry.detail, client_address: entry.clientAddress })
+    .execute();
+}
+
 export function createActivityRepository(db: Kysely<Database>) {
   return {
-    async record(entry: ActivityEntry): Promise<void> {
-      await db
-        .insertInto('account_activity')
-        .values({ account_id: entry.accountId, at: entry.at, kind: entry.kind, detail: entry.detail, client_address: entry.clientAddress })
-        .execute();
-    },
+    record: (entry: ActivityEntry): Promise<void> => insertActivity(db, entry),
 
     /** The newest `limit` entries of an account, newest first. */
     async list(accountId: string, limit = 100): Promise<ActivityEntry[]> {

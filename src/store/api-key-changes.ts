@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Account } from '../domain/account.js';
 import { readAccount } from './account-rows.js';
+import { type ActivityEntry, insertActivity } from './activity.js';
 import { type ApiKeyRecord, countLive, insertKey, type NewKey } from './api-keys.js';
 import type { Database } from './tables.js';
 
@@ -17,8 +18,12 @@ export function createApiKeyChanges(db: Kysely<Database>) {
      * Another key on an existing account unless it has `maxLive` live keys already ('full'); undefined
      * when the account does not exist. The account's row is locked first (a write lock on SQLite), so
      * two fronts adding keys at once are counted one after the other and cannot pass the limit together.
+     * `activity` is the log's entry for the new key, written in the same transaction.
      */
-    async addKeyWithin(input: NewKey & { accountId: string; maxLive: number }): Promise<{ account: Account; key: ApiKeyRecord } | 'full' | undefined> {
+    async addKeyWithin(
+      input: NewKey & { accountId: string; maxLive: number },
+      activity?: (key: ApiKeyRecord) => ActivityEntry,
+    ): Promise<{ account: Account; key: ApiKeyRecord } | 'full' | undefined> {
       return db.transaction().execute(async (trx) => {
         const locked = await trx
           .updateTable('accounts')
@@ -28,7 +33,9 @@ export function createApiKeyChanges(db: Kysely<Database>) {
         const account = locked.numUpdatedRows > 0n ? await readAccount(trx, input.accountId) : undefined;
         if (!account) return undefined;
         if ((await countLive(trx, input.accountId, input.now)) >= input.maxLive) return 'full';
-        return { account, key: await insertKey(trx, input.accountId, input) };
+        const key = await insertKey(trx, input.accountId, input);
+        if (activity) await insertActivity(trx, activity(key));
+        return { account, key };
       });
     },
 

@@ -5,6 +5,8 @@
  */
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, SessionsTable } from './tables.js';
+import type { Account } from '../domain/account.js';
+import { toAccount } from './account-rows.js';
 
 export type SessionStage = 'signed_in' | 'second_factor';
 
@@ -24,6 +26,8 @@ export interface Session {
 /** A live session with what each request needs of its person and account. */
 export interface SessionWithAccount extends Session {
   accountId: string;
+  /** The session's account as the same read found it: the dashboard's pages act for it without reading it again. */
+  account: Account;
   email: string;
   accountDisabled: boolean;
 }
@@ -68,12 +72,13 @@ export function createSessionRepository(db: Kysely<Database>) {
         .innerJoin('users', 'users.id', 'sessions.user_id')
         .innerJoin('accounts', 'accounts.id', 'users.account_id')
         .selectAll('sessions')
-        .select(['users.account_id', 'users.email', 'accounts.disabled_at'])
+        .select(['users.account_id', 'users.email', 'accounts.disabled_at', 'accounts.name', 'accounts.market_data_plan', 'accounts.prediction_plan'])
         .where('sessions.id_hash', '=', idHash)
         .where('sessions.ended_at', 'is', null)
         .executeTakeFirst();
       if (!row) return undefined;
-      return { ...toSession(row), accountId: row.account_id, email: row.email, accountDisabled: row.disabled_at !== null };
+      const account = toAccount({ id: row.account_id, name: row.name, market_data_plan: row.market_data_plan, prediction_plan: row.prediction_plan });
+      return { ...toSession(row), accountId: row.account_id, account, email: row.email, accountDisabled: row.disabled_at !== null };
     },
 
     async touch(idHash: string, now: number): Promise<void> {

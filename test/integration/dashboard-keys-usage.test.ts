@@ -63,6 +63,43 @@ describe('API keys', () => {
     expect(JSON.stringify(activity)).not.toContain(key);
   });
 
+  it('a key is made in three store calls: the session with its account, the keys, the key with its log entry', async () => {
+    const agent = await signedUpAgent(t.urls.a, 'round-trips@example.com');
+    const csrf = csrfOf((await agent.get('/account/keys')).text);
+    const store = t.service.store as unknown as Record<string, Record<string, unknown>>;
+    const calls: string[] = [];
+    const spies = ['accounts', 'sessions', 'activity', 'users', 'oneTimeTokens'].flatMap((repository) =>
+      Object.entries(store[repository]!)
+        .filter(([, value]) => typeof value === 'function')
+        .map(([method]) => {
+          const original = store[repository]![method] as (...args: unknown[]) => unknown;
+          store[repository]![method] = (...args: unknown[]) => {
+            calls.push(`${repository}.${method}`);
+            return original.apply(store[repository], args);
+          };
+          return () => {
+            store[repository]![method] = original;
+          };
+        }),
+    );
+    try {
+      const res = await agent.post('/account/keys').type('form').send({ csrf, action: 'create', name: 'counted', seen: '0' });
+      expect(res.status).toBe(201);
+      expect(shownKey(res.text)).toMatch(/^mgw_/);
+      // The page after it lists the new key, though the keys were read before it was made.
+      expect(rowsOf(res.text, 'API keys', 'key').map((row) => row.cells[0])).toEqual(['counted']);
+    } finally {
+      for (const restore of spies) restore();
+    }
+    // The authenticator's background poll of key and account changes is not the request's.
+    const requests = calls.filter((call) => !/changesSince|Changes|revokedSince/.test(call));
+    expect(requests).toEqual(['sessions.find', 'accounts.keysOfAccount', 'accounts.addKeyWithin']);
+    // The log's entry was written with the key.
+    const log = await t.service.store.activity.list(await accountOf('round-trips@example.com'));
+    expect(log.map((entry) => entry.kind)).toContain('key_created');
+    expect(log.find((entry) => entry.kind === 'key_created')?.detail).toMatch(/"counted" created$/);
+  });
+
   it('a name is text: a key named like markup is escaped everywhere it appears', async () => {
     const agent = await signedUpAgent(t.urls.a, 'markup@example.com');
     const name = '<img src=x onerror=alert(1)>';

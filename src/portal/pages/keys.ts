@@ -144,9 +144,10 @@ ${secretField('new-api-key', 'New API key', issued.key)}
 </section>`;
 }
 
-async function mainBody(r: PortalRequest, account: Account, top: Html | '' = '') {
+/** The page's body; `known` the account's keys when the request read them already. */
+async function mainBody(r: PortalRequest, account: Account, top: Html | '' = '', known?: readonly AccountKey[]) {
   const now = r.services.now();
-  const keys = await listKeys(r.services.store, account);
+  const keys = known ?? (await listKeys(r.services.store, account));
   const blocked = needsPredictionPro(r, account);
   return html`${top}${blocked ? upgradeBody(r) : ''}
 ${keyTable(keys, now, !blocked)}
@@ -197,17 +198,20 @@ export const keysPage: PortalPage = {
     const { store } = r.services;
     const now = r.services.now();
     const scope = accountScope(account.id);
-    const shownOnce = async (issued: IssuedKey, notice: string): Promise<PortalAnswer> => {
+    /** The new key, shown once; `keys` the account's keys before it, when this request read them. */
+    const shownOnce = async (issued: IssuedKey, notice: string, keys?: readonly AccountKey[]): Promise<PortalAnswer> => {
       r.form = new URLSearchParams(); // the create form starts empty again
-      return { html: r.render('API keys', await mainBody(r, account, newKeyPanel(r, issued)), { notice, section: 'keys' }), status: 201 };
+      const after = keys && [...keys, { ...issued.record, lastUsedAt: null }];
+      return { html: r.render('API keys', await mainBody(r, account, newKeyPanel(r, issued), after), { notice, section: 'keys' }), status: 201 };
     };
     switch (r.form.get('action')) {
       case 'create': {
         assertMayMakeKeys(r, account);
-        const made = madeByThisForm(r, await listKeys(store, account), r.form.get('name') ?? '');
+        const keys = await listKeys(store, account);
+        const made = madeByThisForm(r, keys, r.form.get('name') ?? '');
         if (made) return alreadyMade(r, made);
         const issued = await issueKey(store, account, { name: r.form.get('name') ?? '', expiresAt: expiryOf(r.form.get('expires')) }, now, actorOf(r));
-        return shownOnce(issued, `The key "${issued.record.name}" is created.`);
+        return shownOnce(issued, `The key "${issued.record.name}" is created.`, keys);
       }
       case 'rotate': {
         assertMayMakeKeys(r, account);

@@ -5,7 +5,8 @@ import { html } from '../html.js';
 import type { PortalRequest } from '../portal-handler.js';
 
 export async function signedInAccount(r: PortalRequest): Promise<Account> {
-  const account = r.session ? await r.services.store.accounts.findAccount(r.session.accountId) : undefined;
+  // The session's read found its account already (sessions.find joins it).
+  const account = r.session?.account;
   if (!account) throw forbidden('this session has no account');
   return account;
 }
