@@ -412,7 +412,7 @@ async function stop(child: ChildProcess): Promise<void> {
 const USAGE_COST_ROWS = ['A /markets (page of 100)', '/graphql (B markets, Apollo Client)'];
 
 /**
- * The hot-path cost of counting usage (issue 25): the service started with USAGE_RECORDING off,
+ * The hot-path cost of counting usage: the service started with USAGE_RECORDING off,
  * on, off, on, each start measured on the same rows after a warm-up, the two runs of a setting
  * averaged, so drift in the machine falls on both sides.
  */

@@ -1,5 +1,5 @@
 /**
- * What counting one request in the usage records costs by itself (issue 25): the recorder's
+ * What counting one request in the usage records costs by itself: the recorder's
  * `count` in this process, a million calls over 20 keys and 6 routes, its writes to a store that
  * takes them and does nothing. The whole-request figure is the bench's off/on comparison.
  */

@@ -1,5 +1,5 @@
 /**
- * Operators' changes to an account (issue 26), one set of rules for every front: its plans, and
+ * Operators' changes to an account, one set of rules for every front: its plans, and
  * disabling it (its keys refused by running servers within 2 s, its dashboard sessions ended) or
  * enabling it again. Each change is written to the account's activity log.
  */

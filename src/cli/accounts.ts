@@ -1,5 +1,5 @@
 /**
- * `accounts list|show|set-plan|disable|enable|activity` (issue 26; `invite` and `reset-link` in dashboard-links.ts): an operator's view of accounts and
+ * `accounts list|show|set-plan|disable|enable|activity` (`invite` and `reset-link` in dashboard-links.ts): an operator's view of accounts and
  * their changes, through the rules every front shares (src/auth/account-management.ts). An account is
  * named by its id (`acct_...`) or by its dashboard user's email.
  */

@@ -1,5 +1,5 @@
 /**
- * `documents load|list`: the trusted documents (issue 23), the GraphQL operations this deployment's
+ * `documents load|list`: the trusted documents, the GraphQL operations this deployment's
  * own clients send, from the manifest their build writes. A manifest is checked whole, its format,
  * hashes and every document against the schema, before anything is stored, and replaces the one before.
  */

@@ -1,5 +1,5 @@
 /**
- * `usage report|legacy`: the usage records (issue 25). `report` sums requests by day, route or key
+ * `usage report|legacy`: the usage records. `report` sums requests by day, route or key
  * for an account or a key; `legacy` lists who still calls each REST route, so an operator knows
  * whom to tell before retiring one (docs/migration.md).
  */

@@ -1,5 +1,5 @@
 /**
- * Trusted documents (issue 23): the GraphQL operations a deployment's own clients send, as their
+ * Trusted documents: the GraphQL operations a deployment's own clients send, as their
  * build tooling lists them, each known by the lowercase hex SHA-256 of its exact text.
  */
 

@@ -310,7 +310,7 @@ const alertsVersion: Migration = {
 };
 
 /**
- * Trusted documents (issue 23): the manifest of operations clients may send, replaced whole by each
+ * Trusted documents: the manifest of operations clients may send, replaced whole by each
  * load, beside a one-row generation counter that the load bumps in its transaction, so instances
  * learn of a new manifest with one primary-key read.
  */
@@ -335,7 +335,7 @@ const trustedDocuments: Migration = {
   },
 };
 
-/** A key may be exempt from trusted-document enforcement (issue 23): 1 lets it send any operation. */
+/** A key may be exempt from trusted-document enforcement: 1 lets it send any operation. */
 const keyAnyOperation: Migration = {
   async up(db: Kysely<unknown>) {
     await db.schema
@@ -346,7 +346,7 @@ const keyAnyOperation: Migration = {
 };
 
 /**
- * Usage records (issue 25): requests per UTC day, account, key, listener and route (the REST route
+ * Usage records: requests per UTC day, account, key, listener and route (the REST route
  * id, `A GET /api/v1/brief`, or the GraphQL operation's name), added to by every instance in
  * batches, with when the last one was counted. The day leads the key, so pruning old days and
  * reading a range of days use it.
@@ -369,7 +369,7 @@ const usageDays: Migration = {
 };
 
 /**
- * The account dashboard (issue 26): people who sign in (one per account), their server-side
+ * The account dashboard: people who sign in (one per account), their server-side
  * sessions, one-time links (invitations, password resets, email verification), recovery codes for
  * two-factor sign-in, and each account's activity log. Accounts may be disabled, and `changed_at`
  * (bumped by a plan change or a disable) tells running servers to re-read the account's keys; keys
@@ -442,7 +442,7 @@ const accountDashboard = (engine: Engine): Migration => ({
 });
 
 /**
- * The keys of an account (issue 26): its live keys are counted before each new one (at most 20),
+ * The keys of an account: its live keys are counted before each new one (at most 20),
  * listed in the dashboard, and re-read by every instance's poll when the account changes. Without
  * this index each of those read every key of the installation.
  */

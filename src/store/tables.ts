@@ -184,7 +184,7 @@ export interface WebhookDeliveriesTable {
   finished_at: number | null;
 }
 
-/** A trusted document (issue 23): an operation clients may send, known by the SHA-256 of its text. */
+/** A trusted document: an operation clients may send, known by the SHA-256 of its text. */
 export interface TrustedDocumentsTable {
   /** SHA-256 of `body`, lowercase hex. */
   id: string;

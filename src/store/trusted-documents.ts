@@ -1,5 +1,5 @@
 /**
- * Trusted documents (issue 23): the manifest, replaced whole by each load, and its version, which
+ * Trusted documents: the manifest, replaced whole by each load, and its version, which
  * instances poll (one primary-key read) to learn that another process loaded a new one.
  */
 import type { Kysely } from 'kysely';

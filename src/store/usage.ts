@@ -1,5 +1,5 @@
 /**
- * Usage records (issue 25): requests per UTC day, account, key, listener and route. Every instance
+ * Usage records: requests per UTC day, account, key, listener and route. Every instance
  * adds its own counts in batches; reads group them for the CLI's reports and an account's own view.
  */
 import type BetterSqlite3 from 'better-sqlite3';

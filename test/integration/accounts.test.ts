@@ -1,5 +1,5 @@
 /**
- * Accounts and keys of issue 26, end to end on both engines: the built CLI changes the store while a
+ * Accounts and keys, end to end on both engines: the built CLI changes the store while a
  * real service answers from its cached keys. A disabled account's key is refused within 2 s and
  * admitted again within 2 s of being enabled; a new plan opens its routes within 2 s; an expired key
  * is refused from its expiry on (the service's clock); the 21st live key is refused; the dashboard's

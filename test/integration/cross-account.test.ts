@@ -1,6 +1,6 @@
 /**
  * Every action on an account's things, tried by another account, over GraphQL and over the
- * dashboard (issue 41): webhook endpoints (rotate the secret, enable, disable, send a test, delete,
+ * dashboard: webhook endpoints (rotate the secret, enable, disable, send a test, delete,
  * list them and their deliveries), deliveries (replay), price alerts (read, list, cancel) and keys
  * (revoke, rotate). Each is answered like a missing thing (NOT_FOUND, 404, an empty list or null),
  * changes nothing of the owner's (endpoints, deliveries, alerts, keys, activity) and reveals nothing

@@ -1,5 +1,5 @@
 /**
- * The dashboard's Alerts and Webhooks pages (issue 26) over plain HTTP against the real service:
+ * The dashboard's Alerts and Webhooks pages over plain HTTP against the real service:
  * the alerts a page lists are exactly what `GET /api/v1/alerts` answers a key of the same account
  * (with the same status filter), at once after a change on the page; a Free account gets no form
  * and its writes are refused; another account's alert cannot be cancelled. An Enterprise account

@@ -1,5 +1,5 @@
 /**
- * Two instances on one PostgreSQL (issue 26): a person signed in on one is signed in on the other
+ * Two instances on one PostgreSQL: a person signed in on one is signed in on the other
  * with the same cookie (sessions live in the store), signing out on one ends it on both, and a key
  * revoked through one is refused by both within 2 s.
  */

@@ -1,5 +1,5 @@
 /**
- * The dashboard's API keys and Usage pages (issue 26) over plain HTTP against the real service: a
+ * The dashboard's API keys and Usage pages over plain HTTP against the real service: a
  * key is shown once and works on both APIs; names are text, never markup; 20 live keys at most;
  * revocation and rotation are confirmed first and reach the API (at once on the instance that served the page); another account's key
  * cannot be touched; variant B creates no key before the Pro plan. Usage shows the counters behind

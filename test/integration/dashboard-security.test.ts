@@ -1,5 +1,5 @@
 /**
- * The account dashboard's security promises over plain HTTP (issue 26): cross-site writes refused
+ * The account dashboard's security promises over plain HTTP: cross-site writes refused
  * with nothing changed, the sign-in throttle, the same answer for an unknown email and a wrong
  * password, cookie flags, a new session id at sign-in, ended sessions refused (sign-out, idle and
  * absolute timeouts, password change, disabled account), a CSP without inline script, two-factor

@@ -1,5 +1,5 @@
 /**
- * Usage records (issue 25) on both engines: a known mix of REST and /graphql calls from three keys
+ * Usage records on both engines: a known mix of REST and /graphql calls from three keys
  * of two accounts gives exactly those counts by day, route and key, through the CLI and through
  * `viewer.usage`; they agree with what the quota admitted; a restart keeps them; two instances on
  * one PostgreSQL add up exactly.

@@ -1,5 +1,5 @@
 /**
- * What the account dashboard and the `accounts` commands need of the store (issue 26), on SQLite and
+ * What the account dashboard and the `accounts` commands need of the store, on SQLite and
  * PostgreSQL: key expiry and disabled accounts in the key lookup, plan and status changes seen by the
  * poll of running servers, the live-key limit held under concurrent additions, listings.
  */

@@ -1,5 +1,5 @@
 /**
- * Writing usage records (issue 25) on each engine: a write adds to the rows (several instances add
+ * Writing usage records on each engine: a write adds to the rows (several instances add
  * their own counts), in parts larger than one INSERT, and on SQLite, where the counts skip Kysely,
  * a write never joins a transaction that is open on the connection.
  */

@@ -1,6 +1,6 @@
 /**
  * A CLI command that meets a full disk says so in one line naming where the store lives: the data
- * directory for the embedded store, the database server for PostgreSQL (issue 23). The failure is
+ * directory for the embedded store, the database server for PostgreSQL. The failure is
  * injected into the command's work; the real one, on a filled tmpfs, is in disk-full.test.ts.
  */
 import { afterEach, beforeEach, expect, jest } from '@jest/globals';

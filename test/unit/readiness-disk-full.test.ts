@@ -1,5 +1,5 @@
 /**
- * /ready names a full disk while it lasts (issue 23): raised by the first full-disk failure a
+ * /ready names a full disk while it lasts: raised by the first full-disk failure a
  * request meets, confirmed by a look at the free space of DATA_DIR's file system (injected here),
  * cleared by itself once there is room again. On PostgreSQL, whose disk cannot be looked at, a
  * 53100 counts for a window.

@@ -1,5 +1,5 @@
 /**
- * Trusted-document manifests (issue 23): the two files client tooling writes of the operations an
+ * Trusted-document manifests: the two files client tooling writes of the operations an
  * app sends, read into one list keyed by SHA-256 and checked against the schema. A manifest is taken
  * whole or not at all, so a mistake in it can never leave a deployment trusting half an app.
  */
