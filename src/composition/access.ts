@@ -57,7 +57,7 @@ export function buildAccess({ config, stores, metrics, degraded, classify, logge
       upgradeUrl: config.portal.upgradeUrl,
       onDegraded: (error) => degraded.record(`quota ${variant}`, error),
       onRefused: (product) => metrics.quotaRejections.inc({ variant, product }),
-      ...(usage ? { onMetered: (principal, usageName) => usage.count(principal.account.id, principal.keyId, variant, usageName, now()) } : {}),
+      ...(usage ? { onMetered: usage.meter(variant) } : {}),
     });
   return {
     edges: { A: edgeFor('A'), B: edgeFor('B') } satisfies Record<Variant, Edge>,

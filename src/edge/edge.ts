@@ -217,7 +217,9 @@ export function createEdge(options: EdgeOptions): Edge {
       admit: (presented, input) => admit(entrance, presented, input),
       async serve(presented, input, answer) {
         const outcome = await admit(entrance, presented, input);
-        return outcome.admitted ? withinStoreDeadline(outcome.storeDeadline, () => answer(outcome, input)) : answer(outcome, input);
+        // Most admissions read memory and set no deadline: nothing to enter.
+        if (!outcome.admitted || outcome.storeDeadline === undefined) return answer(outcome, input);
+        return withinStoreDeadline(outcome.storeDeadline, () => answer(outcome, input));
       },
     }),
   };

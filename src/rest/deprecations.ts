@@ -67,11 +67,17 @@ export function deprecationHeaders(declared: Deprecation, operationHref: string)
 
 /**
  * With enforcement on, what refuses a call past the sunset: a 410 that says what to run instead
- * (`what` is the route, `GET /api/v1/brief`); undefined before the sunset, and always without one.
+ * (`what` is the route, `GET /api/v1/brief`); undefined before the sunset. Without enforcement or a
+ * sunset there is nothing to check: undefined.
  */
-export function sunsetRefusal(declared: Deprecation | undefined, enforce: boolean, what: string, operation: { name: string; href: string }) {
+export function sunsetRefusal(
+  declared: Deprecation | undefined,
+  enforce: boolean,
+  what: string,
+  operation: { name: string; href: string },
+): ((now: number) => ApiError | undefined) | undefined {
   const sunset = declared?.sunset;
-  if (!enforce || !sunset) return (_now: number): ApiError | undefined => undefined;
+  if (!enforce || !sunset) return undefined;
   const message =
     `${what} was retired on ${sunset.toISOString()}: run the GraphQL operation ${operation.name} (${operation.href}) on /graphql with the same key` +
     (declared.link ? `; see ${declared.link}` : '');

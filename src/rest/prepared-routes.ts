@@ -29,8 +29,8 @@ export interface PreparedRoute {
   published: RouteOperation;
   /** On every answer once the route is known: X-GraphQL-Operation, and the deprecation headers of a declared route. */
   headers: Record<string, string>;
-  /** The 410 of a route past its sunset (when enforced), at `now`. */
-  gone(now: number): ApiError | undefined;
+  /** The 410 of a route past its sunset, at `now`; none where no sunset is enforced. */
+  gone: ((now: number) => ApiError | undefined) | undefined;
 }
 
 /** What the facade reads off a request; `route` when the listener's table found it already. */
@@ -88,7 +88,7 @@ export function prepareRoutes(options: PrepareOptions) {
     keyInQuery: options.variant === 'B',
     find,
     // Past its sunset (enforced), a route is refused before any quota is spent.
-    closed: (route, input) => route.gone(input.now),
+    closed: (route, input) => route.gone?.(input.now),
     access: (route) => route.access,
     parameters: (route, input) => checkParams(route.route.params, input.query),
   };

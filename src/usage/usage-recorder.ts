@@ -8,10 +8,13 @@ import type { Logger } from 'pino';
 import { createBatchedDeltas } from '../cluster/batched-deltas.js';
 import { DAY_MS, HOUR_MS, utcDate } from '../domain/time.js';
 import type { UsageDelta, UsageRepository } from '../store/usage.js';
+import type { Principal } from '../auth/authenticator.js';
 
 export interface UsageRecorder {
   /** One request, admitted on `keyId` of `accountId` at `at` (epoch ms). */
   count(accountId: string, keyId: string, listener: string, route: string, at: number): void;
+  /** What the edge of `listener` tells of each request it metered (its `onMetered`). */
+  meter(listener: string): (principal: Principal, usageName: string) => void;
   /** Writes the counts not yet written (tests, shutdown). */
   flush(): Promise<void>;
   stop(): Promise<void>;
@@ -54,17 +57,20 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
   pruner.unref();
   void prune().catch((error: unknown) => logger.warn({ err: error }, 'usage retention: prune failed'));
 
+  function count(accountId: string, keyId: string, listener: string, route: string, at: number): void {
+    const index = Math.floor(at / DAY_MS);
+    if (index !== dayIndex) {
+      dayIndex = index;
+      day = utcDate(at);
+    }
+    const delta = deltas.entry(`${day}|${listener}|${route}`, keyId, () => ({ day, accountId, keyId, listener, route, requests: 0, lastAt: at }));
+    delta.requests++;
+    if (at > delta.lastAt) delta.lastAt = at;
+  }
+
   return {
-    count(accountId, keyId, listener, route, at) {
-      const index = Math.floor(at / DAY_MS);
-      if (index !== dayIndex) {
-        dayIndex = index;
-        day = utcDate(at);
-      }
-      const delta = deltas.entry(`${day}|${listener}|${route}`, keyId, () => ({ day, accountId, keyId, listener, route, requests: 0, lastAt: at }));
-      delta.requests++;
-      if (at > delta.lastAt) delta.lastAt = at;
-    },
+    count,
+    meter: (listener) => (principal, usageName) => count(principal.account.id, principal.keyId, listener, usageName, options.now()),
     flush: deltas.flush,
     async stop() {
       clearInterval(pruner);
