@@ -1,4 +1,4 @@
-/** What the background jobs are built from (jobs.ts and the builders of each group of jobs). */
+/** What the background jobs are built from (jobs.ts and the builders of each group of jobs; the services take their parts from it too). */
 import type { Logger } from 'pino';
 import type { BriefService } from '../analytics/brief-service.js';
 import type { Config } from '../config/config.js';
