@@ -1,26 +1,23 @@
 /**
  * The composition root: the only module that knows every part. It opens the stores, loads the
  * read models and composes the builders of src/composition (jobs, their coordination, access,
- * GraphQL, readiness, the two listeners), each of which returns what it starts and stops.
+ * the services, what the listeners serve: GraphQL, readiness, the dashboard, the two apps), each of
+ * which returns what it starts and stops.
  */
 import type { Logger } from 'pino';
-import { createBriefService } from './analytics/brief-service.js';
 import { buildAccess } from './composition/access.js';
-import { buildPortal } from './composition/portal.js';
 import { buildCoordination } from './composition/coordination.js';
-import { buildGraphQL } from './composition/graphql.js';
-import { buildReadiness } from './composition/health.js';
+import { buildFronts } from './composition/fronts.js';
 import { buildJobs } from './composition/jobs.js';
-import { AccountAlerts } from './readmodel/account-alerts.js';
+import { loadReadModels } from './composition/read-models.js';
+import { buildServices } from './composition/services.js';
 import { LiveEvents } from './readmodel/live-events.js';
 import { openStores } from './composition/stores.js';
-import { buildVariantApps } from './composition/variants.js';
 import { ConfigError, type Config } from './config/config.js';
 import { checkDeployment, type Role } from './config/deployment.js';
 import { storeLocation } from './config/open-store.js';
 import { createClassifier } from './edge/classify.js';
 import { createDegradedAnswers } from './edge/degraded.js';
-import type { GraphQLServices } from './graphql/services.js';
 import { connectionLimitsFor } from './http/http-server.js';
 import { bindListeners } from './http/listeners.js';
 import { openFileLimit } from './http/open-files.js';
@@ -28,9 +25,6 @@ import { v8HeapOf } from './config/v8-heap.js';
 import { createLogger, consoleDestination, logsForPeople } from './logging/logger.js';
 import { listeningBlock } from './logging/listening-block.js';
 import { createMetrics } from './metrics/metrics.js';
-import { MarketReadModel } from './readmodel/market-read-model.js';
-import { createPredictionEvents } from './readmodel/prediction-events.js';
-import { PredictionReadModel } from './readmodel/prediction-read-model.js';
 
 /** `all`: HTTP and the background jobs (the embedded default); `http`: stateless API only; `worker`: jobs only. */
 export type { Role } from './config/deployment.js';
@@ -47,12 +41,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const role = options.role ?? 'all';
 
   const stores = await openStores(config, logger);
-  const { store, jobsStore } = stores;
-  const markets = new MarketReadModel();
-  await markets.load(jobsStore.markets);
-  const predictions = new PredictionReadModel();
-  await predictions.load(jobsStore.prediction, now());
-  const briefs = createBriefService(store.markets);
+  const { store } = stores;
+  const { markets, predictions, briefs } = await loadReadModels(stores, now);
 
   const metrics = createMetrics();
   const degraded = createDegradedAnswers(logger, metrics.degradedAnswers);
@@ -61,41 +51,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const jobs = buildJobs({ config, stores, markets, predictions, briefs, live, metrics, logger, now });
   const coordination = buildCoordination({ role, stores, jobs, markets, predictions, live, logger, now });
   const access = buildAccess({ config, stores, metrics, degraded, classify, logger, now });
-  const webhooks = { repo: store.webhooks, activity: store.activity, policy: config.webhooks.policy, onQueued: jobs.webhooks.wake };
   metrics.watchWebhookQueue(() => store.webhooks.queueStats());
-  const accountAlerts = new AccountAlerts(store, live);
-  const predictionEvents = createPredictionEvents({
-    links: store.marketLinks,
-    predictions,
-    now,
-    onError: (error) => logger.warn({ err: error }, 'prediction events: spreads not computed; the next batch tries again'),
-  });
-  const services: GraphQLServices = {
-    store,
-    markets,
-    briefs,
-    predictions,
-    predictionEvents,
-    morningBriefs: jobs.morningBriefs,
-    webhooks,
-    live,
-    accountAlerts,
-    now,
-  };
-  const graphql = await buildGraphQL({ config, authenticator: access.authenticator, services, metrics, classify, logger });
-  const ready = buildReadiness({ stores, markets, predictions, liveFeeds: jobs.liveFeeds, now, degraded, dataDir: stores.pgUrl ? undefined : config.dataDir });
-  const portal = buildPortal({
-    config,
-    stores,
-    quota: access.quota,
-    keysRevoked: (keyIds) => access.authenticator.forgetKeys(keyIds),
-    webhooks,
-    accountAlerts,
-    classify,
-    logger,
-    now,
-  });
-  const apps = buildVariantApps({ edges: access.edges, graphql, services, ready, metrics, classify, logger, legacy: config.legacy, portal: portal.handlerFor });
+  const services = buildServices({ config, stores, markets, predictions, briefs, live, jobs, logger, now });
+  const { graphql, portal, apps } = await buildFronts({ config, stores, access, services, jobs, metrics, degraded, classify, logger, now });
 
   return {
     logger,

@@ -6,40 +6,13 @@
  * is checked on every request, cached or not.
  */
 import { LRUCache } from 'lru-cache';
-import type { Account } from '../domain/account.js';
 import type { AccountRepository } from '../store/accounts.js';
-import { digestOfHash, hashOfDigest, isWellFormedApiKey, keyDigest } from './api-key.js';
+import { isWellFormedApiKey, keyDigest } from './api-key.js';
+import { type CacheEntry, expiredAt, isKeyRefusal, type KeyRefusal, MALFORMED, type Miss, type Principal } from './key-answers.js';
+import { createKeyChangePoll } from './key-changes.js';
+import { createKeyLookup, entryIfSlow } from './key-lookup.js';
 
-export interface Principal {
-  keyId: string;
-  account: Account;
-  /** The key is exempt from trusted-document enforcement: it may send any GraphQL operation. */
-  anyOperation: boolean;
-}
-
-/**
- * Why a presented key is refused, for a 401 that says which case it is: keys are random enough
- * (238 bits) that naming a revoked or expired one tells a guesser nothing.
- */
-export interface KeyRefusal {
-  refused: 'malformed' | 'unknown' | 'revoked' | 'expired' | 'disabled';
-  /** When an expired key expired (epoch ms). */
-  expiresAt?: number;
-}
-
-export const isKeyRefusal = (answer: Principal | KeyRefusal): answer is KeyRefusal => 'refused' in answer;
-
-const MALFORMED: KeyRefusal = Object.freeze({ refused: 'malformed' });
-const UNKNOWN: KeyRefusal = Object.freeze({ refused: 'unknown' });
-const REVOKED: KeyRefusal = Object.freeze({ refused: 'revoked' });
-const DISABLED: KeyRefusal = Object.freeze({ refused: 'disabled' });
-const expiredAt = (expiresAt: number): KeyRefusal => ({ refused: 'expired', expiresAt });
-
-/** A refused key, remembered for a moment: until when, and why. */
-interface Miss {
-  until: number;
-  refusal: KeyRefusal;
-}
+export { isKeyRefusal, type KeyRefusal, type Principal } from './key-answers.js';
 
 interface AuthenticatorOptions {
   accounts: AccountRepository;
@@ -58,25 +31,6 @@ interface AuthenticatorOptions {
 }
 
 /**
- * A cached key: the principal the requests get, with when to re-read it. One object, not an entry
- * holding a principal: about 50 bytes less for each of up to 50 000 keys.
- */
-class CacheEntry implements Principal {
-  constructor(
-    readonly keyId: string,
-    readonly account: Account,
-    readonly anyOperation: boolean,
-    /** Until when the entry is trusted without re-reading the key. */
-    readonly freshUntil: number,
-    /** When the key itself expires; null: never. */
-    readonly keyExpiresAt: number | null,
-  ) {}
-}
-
-/** A poll re-reads this far back, so clock skew between writers cannot hide a change. */
-const REVOCATION_OVERLAP_MS = 10_000;
-const NEGATIVE_TTL_MS = 1_000;
-/**
  * Keys kept in memory, least recently used dropped first: the keys that poll stay cached, and a
  * scan through every key of a large installation costs lookups, not memory (about 330 bytes each).
  */
@@ -88,12 +42,6 @@ const MAX_ENTRIES = 50_000;
 const MAX_UNKNOWN = 10_000;
 /** After a failed lookup, known keys are admitted on their entries for this long without asking the store again (each try may wait a second). */
 const STORE_RETRY_MS = 2_000;
-/**
- * A known key whose re-read takes longer than this is answered from its entry meanwhile (a hung
- * store would make it wait its full second). The request's own statements then have what is left of
- * their bound, counted from its admission (src/deadline/request-deadline.ts), not a whole bound more.
- */
-const SLOW_LOOKUP_MS = 250;
 
 export function createAuthenticator(options: AuthenticatorOptions) {
   const ttlMs = options.ttlMs ?? 60_000;
@@ -103,62 +51,11 @@ export function createAuthenticator(options: AuthenticatorOptions) {
   const known = new LRUCache<string, CacheEntry>({ max: MAX_ENTRIES });
   /** Key digest -> until when it is known not to work, and why. */
   const unknown = new LRUCache<string, Miss>({ max: MAX_UNKNOWN });
-  /** One store lookup per key at a time: concurrent requests with the same uncached key share it. */
-  const inFlight = new Map<string, Promise<Principal | KeyRefusal>>();
-  let watermark = Date.now();
-  let timer: NodeJS.Timeout | undefined;
-  /** When a lookup last failed: a known key does not wait on a store that is down. */
-  let storeFailedAt = -Infinity;
-
-  async function pollChanges(): Promise<void> {
-    const since = watermark - REVOCATION_OVERLAP_MS;
-    const changes = await options.accounts.keyChangesSince(since);
-    for (const { keyHash, at } of changes) {
-      // Dropped from both caches: the next request re-reads the key (a new plan; an enabled account's key works again).
-      const digest = digestOfHash(keyHash);
-      known.delete(digest);
-      unknown.delete(digest);
-      if (at > watermark) watermark = at;
-    }
-    watermark = Math.max(watermark, Date.now() - REVOCATION_OVERLAP_MS);
-  }
-
-  /**
-   * Reads a key from the store. When the store cannot answer, a key this instance knew (its entry
-   * expired, not revoked) stays admitted on that entry until the store answers again; the
-   * revocation poll, which resumes with the store, removes revoked keys within its period.
-   */
-  async function lookup(digest: string, now: number, stale: CacheEntry | undefined): Promise<Principal | KeyRefusal> {
-    const keyHash = hashOfDigest(digest);
-    let found: Awaited<ReturnType<AuthenticatorOptions['accounts']['findKeyByHash']>>;
-    try {
-      found = await options.accounts.findKeyByHash(keyHash);
-    } catch (error) {
-      storeFailedAt = now;
-      if (!stale) throw error;
-      options.onStale?.(error);
-      return stale;
-    }
-    // The store found the row by its hash: no second comparison (see `check`).
-    const refusal = !found
-      ? UNKNOWN
-      : found.revokedAt !== null
-        ? REVOKED
-        : found.expiresAt !== null && expired(found.expiresAt)
-          ? expiredAt(found.expiresAt)
-          : found.accountDisabled
-            ? DISABLED
-            : undefined;
-    if (found && !refusal) {
-      const principal = new CacheEntry(found.keyId, found.account, found.anyOperation, now + ttlMs, found.expiresAt);
-      known.set(digest, principal);
-      unknown.delete(digest);
-      return principal;
-    }
+  const store = createKeyLookup(options, { known, unknown }, ttlMs, expired);
+  const changes = createKeyChangePoll(options, (digest) => {
     known.delete(digest);
-    unknown.set(digest, { until: now + NEGATIVE_TTL_MS, refusal: refusal ?? UNKNOWN });
-    return refusal ?? UNKNOWN;
-  }
+    unknown.delete(digest);
+  });
 
   /** The account of a valid key (not revoked, not expired, its account not disabled), or why it is refused. */
   async function check(rawKey: string, now = Date.now()): Promise<Principal | KeyRefusal> {
@@ -173,23 +70,13 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       return expiredAt(entry.keyExpiresAt as number);
     }
     // Fresh, or the store failed a moment ago: the entry answers without asking the store.
-    if (entry && (entry.freshUntil > now || now - storeFailedAt < STORE_RETRY_MS)) return entry;
+    if (entry && (entry.freshUntil > now || store.sinceStoreFailed(now) < STORE_RETRY_MS)) return entry;
     const miss = unknown.get(digest);
     if (miss !== undefined && miss.until > now) return miss.refusal;
 
-    let pending = inFlight.get(digest);
-    if (!pending) {
-      pending = lookup(digest, now, entry).finally(() => inFlight.delete(digest));
-      inFlight.set(digest, pending);
-    }
+    const pending = store.lookup(digest, now, entry);
     if (!entry) return pending;
-    // A key this instance knows does not wait on a slow store: its entry answers, the re-read goes on.
-    let timer: NodeJS.Timeout | undefined;
-    const slow = new Promise<Principal>((resolve) => {
-      timer = setTimeout(() => resolve(entry), SLOW_LOOKUP_MS);
-      timer.unref();
-    });
-    return Promise.race([pending, slow]).finally(() => clearTimeout(timer));
+    return entryIfSlow(pending, entry);
   }
 
   return {
@@ -201,16 +88,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       return isKeyRefusal(answer) ? null : answer;
     },
 
-    start(): void {
-      const tick = () => {
-        pollChanges()
-          .catch((error) => options.onError?.(error))
-          .finally(() => {
-            if (timer) timer = setTimeout(tick, options.pollMs).unref();
-          });
-      };
-      timer = setTimeout(tick, options.pollMs).unref();
-    },
+    start: changes.start,
 
     /**
      * Drops these keys from this instance's caches: the instance that revoked them (the dashboard)
@@ -222,10 +100,7 @@ export function createAuthenticator(options: AuthenticatorOptions) {
       for (const [digest, entry] of known.entries()) if (ids.has(entry.keyId)) known.delete(digest);
     },
 
-    stop(): void {
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-    },
+    stop: changes.stop,
   };
 }
 

@@ -7,6 +7,8 @@ import { constants, PerformanceObserver } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { PollerStats } from '../upstream/poller.js';
+import { registerFeedGauges } from './feed-gauges.js';
+import { registerWebhookQueueGauges } from './webhook-queue-gauges.js';
 
 interface ServiceMetrics {
   registry: Registry;
@@ -37,79 +39,9 @@ export function createMetrics(): ServiceMetrics {
   // Process figures (RSS, heap by space, GC pauses, event-loop lag, open handles), prefixed.
   collectDefaultMetrics({ register: registry, prefix: 'mgw_' });
   watchHeapAfterGc(registry);
-  let feeds: () => PollerStats[] = () => [];
-  const perFeed = (name: string, help: string, labels: string[], fill: (g: Gauge<string>, s: PollerStats) => void) =>
-    new Gauge({
-      name,
-      help,
-      labelNames: labels,
-      registers: [registry],
-      collect() {
-        for (const s of feeds()) fill(this, s);
-      },
-    });
-
-  perFeed('mgw_upstream_polls', 'Polls of each live source since start, by outcome', ['source', 'outcome'], (g, s) => {
-    g.set({ source: s.source, outcome: 'succeeded' }, s.succeeded);
-    g.set({ source: s.source, outcome: 'failed' }, s.failed);
-  });
-  perFeed('mgw_upstream_failures', 'Failed polls of each live source since start, by kind', ['source', 'kind'], (g, s) => {
-    for (const [kind, n] of Object.entries(s.failures)) g.set({ source: s.source, kind }, n);
-  });
-  perFeed('mgw_upstream_invalid_items', 'Upstream items dropped by validation since start', ['source'], (g, s) => g.set({ source: s.source }, s.invalidItems));
-  perFeed(
-    'mgw_upstream_skipped_items',
-    'Upstream items left out on purpose since start (unpriced, closed, combo...), by reason',
-    ['source', 'reason'],
-    (g, s) => {
-      for (const [reason, n] of Object.entries(s.skippedItems)) g.set({ source: s.source, reason }, n);
-    },
-  );
-  perFeed('mgw_upstream_held_seconds', 'Seconds until a live source may be polled again because it asked us to wait (0 when not held)', ['source'], (g, s) =>
-    g.set({ source: s.source }, s.notBefore === null ? 0 : Math.max(0, (s.notBefore - Date.now()) / 1000)),
-  );
-  perFeed('mgw_upstream_seconds_since_success', 'Seconds since the last good poll (absent before the first)', ['source'], (g, s) => {
-    if (s.lastSuccessAt !== null) g.set({ source: s.source }, Math.max(0, (Date.now() - s.lastSuccessAt) / 1000));
-  });
-  perFeed('mgw_upstream_circuit_open', '1 while the circuit of a live source is open', ['source'], (g, s) =>
-    g.set({ source: s.source }, s.circuit === 'closed' ? 0 : 1),
-  );
-
-  let openSubscriptions = () => 0;
-  new Gauge({
-    name: 'mgw_subscriptions_open',
-    help: 'GraphQL subscriptions open on this instance (WebSocket and Server-Sent Events)',
-    registers: [registry],
-    collect() {
-      this.set(openSubscriptions());
-    },
-  });
-  // Read from the store at scrape time, so every instance shows the shared queue; a failed read leaves them unset.
-  let webhookQueue: () => Promise<{ pending: number; oldestCreatedAt: number | null }> = async () => ({ pending: 0, oldestCreatedAt: null });
-  // Both gauges are collected in one scrape: one read of the store serves them.
-  let read: { at: number; stats: Promise<{ pending: number; oldestCreatedAt: number | null } | undefined> } | undefined;
-  const queueStats = () => {
-    if (!read || Date.now() - read.at > 1_000) read = { at: Date.now(), stats: webhookQueue().catch(() => undefined) };
-    return read.stats;
-  };
-  new Gauge({
-    name: 'mgw_webhook_queue_depth',
-    help: 'Webhook deliveries pending (due now or waiting for a retry)',
-    registers: [registry],
-    async collect() {
-      const stats = await queueStats();
-      if (stats) this.set(stats.pending);
-    },
-  });
-  new Gauge({
-    name: 'mgw_webhook_oldest_pending_age_seconds',
-    help: 'Age of the oldest pending webhook delivery (0 when none is pending)',
-    registers: [registry],
-    async collect() {
-      const stats = await queueStats();
-      if (stats) this.set(stats.oldestCreatedAt === null ? 0 : Math.max(0, (Date.now() - stats.oldestCreatedAt) / 1000));
-    },
-  });
+  const watchFeeds = registerFeedGauges(registry);
+  const watchOpenSubscriptions = registerOpenSubscriptionsGauge(registry);
+  const watchWebhookQueue = registerWebhookQueueGauges(registry);
 
   return {
     registry,
@@ -149,12 +81,8 @@ export function createMetrics(): ServiceMetrics {
       labelNames: ['variant'],
       registers: [registry],
     }),
-    watchFeeds(stats) {
-      feeds = stats;
-    },
-    watchOpenSubscriptions(count) {
-      openSubscriptions = count;
-    },
+    watchFeeds,
+    watchOpenSubscriptions,
     webhookDeliveries: new Counter({
       name: 'mgw_webhook_deliveries_total',
       help: 'Webhook deliveries by outcome: delivered, retried (an attempt failed and another is scheduled), failed (given up or endpoint disabled)',
@@ -167,9 +95,23 @@ export function createMetrics(): ServiceMetrics {
       labelNames: ['result'],
       registers: [registry],
     }),
-    watchWebhookQueue(stats) {
-      webhookQueue = stats;
+    watchWebhookQueue,
+  };
+}
+
+/** The number of open subscriptions, read at scrape time; returns where it is read from (0 until it is called). */
+function registerOpenSubscriptionsGauge(registry: Registry): (count: () => number) => void {
+  let openSubscriptions = () => 0;
+  new Gauge({
+    name: 'mgw_subscriptions_open',
+    help: 'GraphQL subscriptions open on this instance (WebSocket and Server-Sent Events)',
+    registers: [registry],
+    collect() {
+      this.set(openSubscriptions());
     },
+  });
+  return (count) => {
+    openSubscriptions = count;
   };
 }
 

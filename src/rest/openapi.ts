@@ -334,21 +334,23 @@ function webhooksOf(events: WebhookEventDeclarations): Json {
   );
 }
 
-export function buildOpenApiDocument(options: OpenApiOptions): object {
-  const { variant } = options;
-  const headerSchema = { type: 'integer', minimum: 0 };
-  const rateHeaders = rateHeaderRefs();
-
+/** The routes' paths under the API prefix, each with its operations. */
+function pathsOf(options: OpenApiOptions): Json {
   const paths: Json = {};
   for (const route of options.routes) {
     paths[`${API_PREFIX}${route.path}`] = operationsOf(route, {
       plan: options.planByPath?.[route.path],
       operation: options.operations?.[route.path],
-      deprecation: options.deprecations?.[routeIdOf(variant, route.path)],
+      deprecation: options.deprecations?.[routeIdOf(options.variant, route.path)],
       enforceSunset: options.enforceSunset,
     });
   }
+  return paths;
+}
 
+/** The error responses the operations refer to: one per status of OPERATION_ERRORS, then 410 and 405. */
+function errorResponses(variant: Variant): Json {
+  const rateHeaders = rateHeaderRefs();
   const responses: Json = {};
   for (const [status, { name, text }] of Object.entries(OPERATION_ERRORS)) {
     const code = Number(status) as keyof typeof ERROR_TYPES;
@@ -372,8 +374,12 @@ export function buildOpenApiDocument(options: OpenApiOptions): object {
   responses.MethodNotAllowed = errorResponse(variant, 405, 'Method not allowed: only GET and HEAD.', {
     Allow: { description: 'Always `GET, HEAD`.', schema: { type: 'string', const: 'GET, HEAD' } },
   });
+  return responses;
+}
 
-  const securitySchemes: Json = {
+/** The key in the `Authorization` header; variant B also takes it in the query string. */
+function securitySchemesOf(variant: Variant): Json {
+  return {
     bearerAuth: {
       type: 'http',
       scheme: 'bearer',
@@ -391,6 +397,26 @@ export function buildOpenApiDocument(options: OpenApiOptions): object {
         }
       : {}),
   };
+}
+
+/** The headers the responses refer to: the rate-limit headers, Retry-After, ETag and Cache-Control. */
+function headerComponents(): Json {
+  const headerSchema = { type: 'integer', minimum: 0 };
+  return {
+    ...Object.fromEntries(
+      Object.entries(RATE_HEADERS).map(([name, description]) => [name, { description: `${description} Absent for unlimited plans.`, schema: headerSchema }]),
+    ),
+    'Retry-After': { description: 'Seconds to wait before the next request (at least 1).', schema: { type: 'integer', minimum: 1 } },
+    ETag: { description: 'A strong validator of the answer, for If-None-Match.', schema: { type: 'string' } },
+    'Cache-Control': { description: '`private, max-age=<seconds>`: how long the answer stays current.', schema: { type: 'string' } },
+  };
+}
+
+export function buildOpenApiDocument(options: OpenApiOptions): object {
+  const { variant } = options;
+  const paths = pathsOf(options);
+  const responses = errorResponses(variant);
+  const securitySchemes = securitySchemesOf(variant);
 
   return {
     openapi: '3.1.0',
@@ -404,17 +430,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): object {
     components: {
       schemas: { Error: errorSchema(variant) },
       responses,
-      headers: {
-        ...Object.fromEntries(
-          Object.entries(RATE_HEADERS).map(([name, description]) => [
-            name,
-            { description: `${description} Absent for unlimited plans.`, schema: headerSchema },
-          ]),
-        ),
-        'Retry-After': { description: 'Seconds to wait before the next request (at least 1).', schema: { type: 'integer', minimum: 1 } },
-        ETag: { description: 'A strong validator of the answer, for If-None-Match.', schema: { type: 'string' } },
-        'Cache-Control': { description: '`private, max-age=<seconds>`: how long the answer stays current.', schema: { type: 'string' } },
-      },
+      headers: headerComponents(),
       parameters: {
         IfNoneMatch: {
           name: 'If-None-Match',

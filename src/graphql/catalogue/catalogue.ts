@@ -7,13 +7,13 @@
  */
 import { type DocumentNode, type GraphQLSchema, getVariableValues, print, type ValidationRule } from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
-import { LRUCache } from 'lru-cache';
 import type { Principal } from '../../auth/authenticator.js';
 import type { GraphQLContext } from '../context.js';
 import { createLoaders, type Loaders } from '../loaders.js';
 import type { GraphQLServices } from '../services.js';
 import { ApiError } from '../../domain/refusal.js';
-import { operationRefusal, operationId, type PreparedOperation, prepareOperation, prepareRules } from './prepare.js';
+import { createKeptOperations, type DocumentStore } from './kept-operations.js';
+import { operationRefusal, operationId, type PreparedOperation, prepareRules } from './prepare.js';
 import type { TrustedDocuments } from './trusted-documents.js';
 
 /** What a request names: a text, a persisted id (APQ's `sha256Hash`, or `documentId`), or both (APQ's registration). */
@@ -54,13 +54,6 @@ export interface OperationCatalogue {
   documentStore: DocumentStore;
 }
 
-/** Apollo's `KeyValueCache<DocumentNode>`, as its `documentStore` option takes it. */
-interface DocumentStore {
-  get(key: string): Promise<DocumentNode | undefined>;
-  set(key: string, value: DocumentNode): Promise<void>;
-  delete(key: string): Promise<boolean>;
-}
-
 const NOT_FOUND = 'PersistedQueryNotFound';
 
 /**
@@ -94,63 +87,18 @@ class RequestContext implements GraphQLContext {
 export function createOperationCatalogue(options: CatalogueOptions): OperationCatalogue {
   const { schema, services, trusted } = options;
   const rules = prepareRules(schema, options.validationRules ?? [], options.maxTokens ?? 2_000);
-  const maxEntries = options.maxEntries ?? 1_000;
-  const maxSize = options.maxCharacters ?? 4_000_000;
-  // Bounded by size too: a thousand 100 KB texts must not pin 100 MB (a compiled query is a few KB).
-  const prepared = new LRUCache<string, PreparedOperation | ApiError>({ max: maxEntries, maxSize, sizeCalculation: (_v, key) => key.length + 2_000 });
-  /** APQ: texts registered by their hash, as Apollo's own cache keeps them (bounded: unknown hashes add nothing). */
-  const registered = new LRUCache<string, string>({ max: maxEntries, maxSize, sizeCalculation: (text) => text.length + 100 });
-  /** Documents by their text's hash, for Apollo, which asks for them that way (each pins its text: bounded by size too). */
-  const documents = new LRUCache<string, DocumentNode>({
-    max: maxEntries,
-    maxSize,
-    sizeCalculation: (document) => (document.loc?.source.body.length ?? 0) + 2_000,
-  });
-  /** Compiled functions, kept as long as their operation is. */
-  const compiledOf = new WeakMap<PreparedOperation, CompiledQuery | undefined>();
+  const kept = createKeptOperations(rules, options.maxEntries ?? 1_000, options.maxCharacters ?? 4_000_000);
+  const compiled = compilerFor(schema);
   /** The REST routes' operations: always trusted, never evicted. */
   const routes = new Map<string, PreparedOperation>();
 
-  function compiled(prepared: PreparedOperation): CompiledQuery | undefined {
-    if (!prepared.runsCompiled) return undefined;
-    if (!compiledOf.has(prepared)) {
-      const made = compileQuery(schema, prepared.document, prepared.operation.name?.value);
-      compiledOf.set(prepared, isCompiledQuery(made) ? made : undefined);
-    }
-    return compiledOf.get(prepared);
-  }
-
-  function prepare(text: string, operationName: string | undefined): PreparedOperation | ApiError {
-    const key = JSON.stringify([operationName ?? null, text]); // unambiguous, whatever the text holds
-    let entry = prepared.get(key);
-    if (entry === undefined) {
-      entry = prepareOperation(rules, text, operationName);
-      prepared.set(key, entry);
-    }
-    // Only Apollo asks for documents, and only for what it runs: mutations and introspection.
-    if (!(entry instanceof ApiError) && !entry.runsCompiled) documents.set(entry.id, entry.document);
-    return entry;
-  }
-
   /** The text a persisted id names: a route's, a trusted document's, or one registered by APQ. */
-  const textOf = (id: string): string | undefined => routes.get(id)?.text ?? trusted?.body(id) ?? registered.get(id);
-
-  /** Refused in `enforce` for a caller not exempt; counted (and logged) in `log`; REST routes' operations always pass. */
-  function untrusted(idOf: () => string, caller: Principal | null): ApiError | undefined {
-    if (!trusted || trusted.mode === 'off') return undefined; // the text is not even hashed
-    const id = idOf();
-    if (routes.has(id) || trusted.has(id)) return undefined;
-    if (trusted.mode === 'log' || caller?.anyOperation) {
-      trusted.onUntrusted(id);
-      return undefined;
-    }
-    return operationRefusal('PERSISTED_QUERY_NOT_FOUND', NOT_FOUND);
-  }
+  const textOf = (id: string): string | undefined => routes.get(id)?.text ?? trusted?.body(id) ?? kept.registeredText(id);
 
   return {
     register(label, document) {
       const text = print(document);
-      const found = prepare(text, undefined);
+      const found = kept.prepare(text, undefined);
       if (found instanceof ApiError) throw new Error(`the operation of ${label} is invalid: ${found.message}`);
       if (!compiled(found)) throw new Error(`the operation of ${label} does not compile to a query that reads data`);
       routes.set(found.id, found);
@@ -168,10 +116,10 @@ export function createOperationCatalogue(options: CatalogueOptions): OperationCa
       if (text === undefined) {
         return operationRefusal('BAD_USER_INPUT', 'GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.');
       }
-      const refusal = untrusted(() => id ?? operationId(text), caller);
+      const refusal = untrusted(trusted, routes, () => id ?? operationId(text), caller);
       if (refusal) return refusal;
-      const found = prepare(text, request.operationName);
-      if (id !== undefined && request.query !== undefined && !(found instanceof ApiError)) registered.set(id, text);
+      const found = kept.prepare(text, request.operationName);
+      if (id !== undefined && request.query !== undefined && !(found instanceof ApiError)) kept.register(id, text);
       return found;
     },
 
@@ -187,11 +135,36 @@ export function createOperationCatalogue(options: CatalogueOptions): OperationCa
 
     context: (principal, transport, extra) => new RequestContext(principal, services, transport, extra),
 
-    documentStore: {
-      // Apollo asks by `<schema hash>:<query hash>`; the catalogue prepared (and validated) that text just before.
-      get: async (key) => documents.get(key.slice(key.lastIndexOf(':') + 1)),
-      async set() {},
-      delete: async () => true,
-    },
+    documentStore: kept.documentStore,
   };
+}
+
+/** graphql-jit's function for an operation that runs compiled, made on first use and kept as long as the operation is. */
+function compilerFor(schema: GraphQLSchema): (prepared: PreparedOperation) => CompiledQuery | undefined {
+  const compiledOf = new WeakMap<PreparedOperation, CompiledQuery | undefined>();
+  return (prepared) => {
+    if (!prepared.runsCompiled) return undefined;
+    if (!compiledOf.has(prepared)) {
+      const made = compileQuery(schema, prepared.document, prepared.operation.name?.value);
+      compiledOf.set(prepared, isCompiledQuery(made) ? made : undefined);
+    }
+    return compiledOf.get(prepared);
+  };
+}
+
+/** Refused in `enforce` for a caller not exempt; counted (and logged) in `log`; REST routes' operations always pass. */
+function untrusted(
+  trusted: TrustedDocuments | undefined,
+  routes: ReadonlyMap<string, PreparedOperation>,
+  idOf: () => string,
+  caller: Principal | null,
+): ApiError | undefined {
+  if (!trusted || trusted.mode === 'off') return undefined; // the text is not even hashed
+  const id = idOf();
+  if (routes.has(id) || trusted.has(id)) return undefined;
+  if (trusted.mode === 'log' || caller?.anyOperation) {
+    trusted.onUntrusted(id);
+    return undefined;
+  }
+  return operationRefusal('PERSISTED_QUERY_NOT_FOUND', NOT_FOUND);
 }

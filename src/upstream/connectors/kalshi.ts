@@ -92,6 +92,79 @@ interface KalshiSelection extends Paging {
   events?: readonly string[];
 }
 
+/**
+ * Every selected list in turn (`filters`: one query suffix each), one request at a time, the bound
+ * shared between them.
+ */
+async function readLists(
+  context: PollContext,
+  filters: readonly string[],
+  maxMarkets: number,
+  configuredGap: number | undefined,
+): Promise<PagedAnswer<unknown>> {
+  const all: PagedAnswer<unknown> = { items: [], complete: true, requests: 0 };
+  const gapMs = pageGapMs(context.pollMs, maxMarkets, PAGE_SIZE, configuredGap);
+  for (const [i, filter] of filters.entries()) {
+    if (all.items.length >= maxMarkets) break;
+    if (i > 0) await context.sleep(gapMs);
+    let answer: PagedAnswer<unknown>;
+    try {
+      answer = await readPages(context, {
+        maxItems: maxMarkets - all.items.length,
+        pageSize: PAGE_SIZE,
+        gapMs,
+        async fetch(cursor, limit) {
+          const query = `/trade-api/v2/markets?status=open&mve_filter=exclude&limit=${limit}${filter}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+          const body = parseEnvelope(KALSHI_SOURCE, Page, await context.http.json(query), 'the market page');
+          return { items: body.markets, next: body.cursor || null };
+        },
+      });
+    } catch (error) {
+      // The first list failing fails the poll; a later one keeps what the earlier ones gave.
+      if (i === 0 || !(error instanceof UpstreamError)) throw error;
+      return { ...all, complete: false, stoppedBy: `list ${i + 1}: ${error.message}` };
+    }
+    all.items.push(...answer.items);
+    all.requests += answer.requests;
+    if (!answer.complete) return { ...all, complete: false, ...(answer.stoppedBy ? { stoppedBy: answer.stoppedBy } : {}) };
+  }
+  return all;
+}
+
+/** The open, priced markets that are not combos, mapped; the others counted by why they were left out. */
+function mapMarkets(markets: readonly KalshiMarket[]): { mapped: MappedMarket[]; skipped: Record<string, number> } {
+  const skipped: Record<string, number> = {};
+  const mapped: MappedMarket[] = [];
+  // Counted before any is left out: "Siena at Duke Winner?" names Duke even when Siena's market is unpriced.
+  const titles = countEach(markets.map((m) => `${m.event_ticker}|${m.title}`));
+  for (const m of markets) {
+    if (m.status !== 'active' && m.status !== 'open') skip(skipped, 'closed');
+    else if (m.mve_collection_ticker) skip(skipped, 'combo');
+    else {
+      const prob = kalshiProbability(m);
+      if (prob === undefined) skip(skipped, 'unpriced');
+      else {
+        mapped.push({
+          meta: {
+            id: `${KALSHI_SOURCE}:${m.ticker}`,
+            source: KALSHI_SOURCE,
+            question: m.title,
+            url: `https://kalshi.com/markets/${m.event_ticker.toLowerCase()}`,
+            topic: m.category?.toLowerCase() || null,
+          },
+          outcome: m.yes_sub_title,
+          titleNamesOthers: titles.get(`${m.event_ticker}|${m.title}`)! > 1,
+          prob,
+          volume24h: m.volume_24h_fp ?? m.volume_24h ?? 0,
+          move24hPts: moveSinceYesterday(m, prob),
+          text: kalshiText(m),
+        });
+      }
+    }
+  }
+  return { mapped, skipped };
+}
+
 export function createKalshiConnector({
   series = [],
   events = [],
@@ -102,76 +175,17 @@ export function createKalshiConnector({
   const filters = [...series.map((s) => `&series_ticker=${encodeURIComponent(s)}`), ...events.map((e) => `&event_ticker=${encodeURIComponent(e)}`)];
   const lists = filters.length > 0 ? filters : [''];
 
-  /** Every selected list in turn, one request at a time, the bound shared between them. */
-  async function readLists(context: PollContext): Promise<PagedAnswer<unknown>> {
-    const all: PagedAnswer<unknown> = { items: [], complete: true, requests: 0 };
-    const gapMs = pageGapMs(context.pollMs, maxMarkets, PAGE_SIZE, configuredGap);
-    for (const [i, filter] of lists.entries()) {
-      if (all.items.length >= maxMarkets) break;
-      if (i > 0) await context.sleep(gapMs);
-      let answer: PagedAnswer<unknown>;
-      try {
-        answer = await readPages(context, {
-          maxItems: maxMarkets - all.items.length,
-          pageSize: PAGE_SIZE,
-          gapMs,
-          async fetch(cursor, limit) {
-            const query = `/trade-api/v2/markets?status=open&mve_filter=exclude&limit=${limit}${filter}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-            const body = parseEnvelope(KALSHI_SOURCE, Page, await context.http.json(query), 'the market page');
-            return { items: body.markets, next: body.cursor || null };
-          },
-        });
-      } catch (error) {
-        // The first list failing fails the poll; a later one keeps what the earlier ones gave.
-        if (i === 0 || !(error instanceof UpstreamError)) throw error;
-        return { ...all, complete: false, stoppedBy: `list ${i + 1}: ${error.message}` };
-      }
-      all.items.push(...answer.items);
-      all.requests += answer.requests;
-      if (!answer.complete) return { ...all, complete: false, ...(answer.stoppedBy ? { stoppedBy: answer.stoppedBy } : {}) };
-    }
-    return all;
-  }
-
   return {
     source: KALSHI_SOURCE,
     kind: 'prediction',
     pollMs: 60_000,
     defaultBaseUrl: 'https://api.elections.kalshi.com',
     async poll(context) {
-      const answer = await readLists(context);
+      const answer = await readLists(context, lists, maxMarkets, configuredGap);
       const parsed = parseItems(KalshiMarket, answer.items);
       const { problems } = parsed;
       if (answer.stoppedBy) problems.examples.unshift(answer.stoppedBy);
-      const skipped: Record<string, number> = {};
-      const mapped: MappedMarket[] = [];
-      // Counted before any is left out: "Siena at Duke Winner?" names Duke even when Siena's market is unpriced.
-      const titles = countEach(parsed.items.map((m) => `${m.event_ticker}|${m.title}`));
-      for (const m of parsed.items) {
-        if (m.status !== 'active' && m.status !== 'open') skip(skipped, 'closed');
-        else if (m.mve_collection_ticker) skip(skipped, 'combo');
-        else {
-          const prob = kalshiProbability(m);
-          if (prob === undefined) skip(skipped, 'unpriced');
-          else {
-            mapped.push({
-              meta: {
-                id: `${KALSHI_SOURCE}:${m.ticker}`,
-                source: KALSHI_SOURCE,
-                question: m.title,
-                url: `https://kalshi.com/markets/${m.event_ticker.toLowerCase()}`,
-                topic: m.category?.toLowerCase() || null,
-              },
-              outcome: m.yes_sub_title,
-              titleNamesOthers: titles.get(`${m.event_ticker}|${m.title}`)! > 1,
-              prob,
-              volume24h: m.volume_24h_fp ?? m.volume_24h ?? 0,
-              move24hPts: moveSinceYesterday(m, prob),
-              text: kalshiText(m),
-            });
-          }
-        }
-      }
+      const { mapped, skipped } = mapMarkets(parsed.items);
       return predictionBatch(KALSHI_SOURCE, mapped, context.now, problems, { skipped, complete: answer.complete });
     },
   };

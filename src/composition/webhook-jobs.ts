@@ -1,0 +1,29 @@
+/** The jobs' webhook delivery worker: its connections, and its attempts and outcomes counted for /metrics. */
+import { packageVersion } from '../package-info.js';
+import { createConnectAgents } from '../webhooks/destination.js';
+import { createDeliveryWorker } from '../webhooks/delivery-worker.js';
+import type { AttemptResult } from '../webhooks/retry-schedule.js';
+import type { JobDeps } from './job-deps.js';
+
+/** An attempt's result as a metric label: the status class, or how it failed. */
+function attemptResultLabel(result: AttemptResult): string {
+  if (result.kind === 'answered') return `${Math.floor(result.status / 100)}xx`;
+  if (result.error.startsWith('destination refused')) return 'refused';
+  return result.error.startsWith('no answer within') ? 'timeout' : 'error';
+}
+
+/** The worker, and the connections it keeps alive (destroyed after the jobs' last stop). */
+export function buildWebhookWorker({ config, stores, metrics, logger, now }: Pick<JobDeps, 'config' | 'stores' | 'metrics' | 'logger' | 'now'>) {
+  const webhookAgents = createConnectAgents(config.webhooks.policy);
+  const webhooks = createDeliveryWorker({
+    repo: stores.jobsStore.webhooks,
+    agents: webhookAgents,
+    ...config.webhooks,
+    userAgent: `market-gateway/${packageVersion()} (webhooks)`,
+    now,
+    logger,
+    onAttempt: (result) => metrics.webhookAttempts.inc({ result: attemptResultLabel(result) }),
+    onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
+  });
+  return { webhookAgents, webhooks };
+}
