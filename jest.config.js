@@ -43,8 +43,9 @@ const common = {
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }],
   },
-  // One module for both projects: Jest runs it once.
+  // One module for both projects: Jest runs each once.
   globalSetup: '<rootDir>/test/support/global-setup.mjs',
+  globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
 };
 
 const local = {

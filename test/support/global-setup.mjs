@@ -6,10 +6,16 @@
  * to fill, prlimit, /dev/full, IPv6, initdb) rather than once per suite with a code frame; the
  * suites read the network verdicts from the environment their workers inherit. With
  * REQUIRE_SERVICES=1 (CI) anything missing stops the run here instead, each one named.
+ *
+ * When the run includes a browser suite (`*-browser*.test.ts`) and Chromium is there, it launches
+ * the run's one Chromium, a playwright-core browser server whose endpoint the suites connect to
+ * (test/support/browser.ts); global-teardown.mjs closes it.
  */
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 
@@ -44,7 +50,29 @@ async function redisProblem() {
   }
 }
 
-export default async function globalSetup() {
+/** Whether the run's path patterns (none: every file) select a browser suite. */
+function runsBrowserSuites(root, globalConfig) {
+  const dir = path.join(root, 'test/integration');
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => /-browser.*\.test\.ts$/.test(f))
+    .map((f) => path.join(dir, f));
+  const patterns = globalConfig?.testPathPatterns?.patterns ?? [];
+  return files.length > 0 && (patterns.length === 0 || patterns.some((p) => files.some((f) => new RegExp(p, 'i').test(f))));
+}
+
+/** The run's one Chromium (test/support/browser.ts says why), where a browser suite will run. */
+async function launchBrowser(root, globalConfig, missing) {
+  if (missing.some((line) => line.startsWith('Chromium')) || !runsBrowserSuites(root, globalConfig)) return;
+  // The same binary and flags as test/support/gates.ts and browser.ts (this file cannot import TypeScript on Node 22).
+  const executablePath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && fs.existsSync(p));
+  const args = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+  const server = await chromium.launchServer({ executablePath, args });
+  globalThis.mgwBrowserServer = server;
+  process.env.MGW_TEST_BROWSER_WS = server.wsEndpoint();
+}
+
+export default async function globalSetup(globalConfig) {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
   const [postgres, redis] = await Promise.all([postgresProblem(), redisProblem()]);
   for (const [url, problem, flag] of [
@@ -67,4 +95,5 @@ export default async function globalSetup() {
   for (const line of missing) process.stderr.write(`SKIPPING the tests that need ${line}\n`);
   const result = spawnSync(process.execPath, [path.join(root, 'scripts/build-if-stale.mjs')], { stdio: 'inherit', cwd: root });
   if (result.status !== 0) throw new Error('the build for the child-process tests failed (see above)');
+  await launchBrowser(root, globalConfig, missing);
 }
