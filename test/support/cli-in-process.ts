@@ -105,3 +105,16 @@ async function runOne(args: readonly string[], run: Run): Promise<CliResult> {
     stderr.write = errWrite;
   }
 }
+
+export interface CliKey {
+  id: string;
+  key: string;
+  account_id: string;
+}
+
+/** A key made by the CLI (`keys create ... --json`, in-process) in the store `env` names, as an operator makes one. */
+export async function cliKey(env: Record<string, string>, ...options: string[]): Promise<CliKey> {
+  const result = await runCliInProcess(['keys', 'create', ...options, '--json'], env);
+  if (result.code !== 0) throw new Error(`keys create ${options.join(' ')} failed (${result.code}): ${result.stderr}`);
+  return JSON.parse(result.stdout) as CliKey;
+}
