@@ -11,7 +11,7 @@ import { Webhook } from 'standardwebhooks';
 import type supertest from 'supertest';
 import { CLI_ACTOR, issueKey } from '../../src/auth/key-management.js';
 import type { MarketDataPlan } from '../../src/domain/account.js';
-import { runCli } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { csrfOf, rowsOf, signedUpAgent, submit, textOf } from '../support/dashboard.js';
 import { bearer, realSecond, startTestService, TestClock, type TestService } from '../support/service.js';
 import { within } from '../support/wait.js';
@@ -368,10 +368,10 @@ describe('Webhooks page', () => {
   it("the operator's CLI goes through the same rules: its endpoint changes are in the account's activity too, without a client address", async () => {
     const { accountId } = await dashboardAccount('hooks-cli@example.com', 'enterprise');
     const env = { DATA_DIR: t.dataDir, WEBHOOK_ALLOW_HTTP: '1', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' };
-    const created = await runCli(['webhooks', 'create', '--account', accountId, '--url', receiver.url('/cli'), '--json'], env);
+    const created = await runCliInProcess(['webhooks', 'create', '--account', accountId, '--url', receiver.url('/cli'), '--json'], env);
     expect(created.code).toBe(0);
     const { id, secret } = JSON.parse(created.stdout) as { id: string; secret: string };
-    expect((await runCli(['webhooks', 'delete', id], env)).code).toBe(0);
+    expect((await runCliInProcess(['webhooks', 'delete', id], env)).code).toBe(0);
     const activity = (await t.service.store.activity.list(accountId)).filter((a) => a.kind.startsWith('webhook_')).reverse();
     expect(activity.map((a) => [a.kind, a.clientAddress])).toEqual([
       ['webhook_added', null],
