@@ -15,6 +15,7 @@ import { csrfOf, signedUpAgent } from '../support/dashboard.js';
 import { bearer, realSecond, startTestService, TestClock, type TestService } from '../support/service.js';
 import { within } from '../support/wait.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { graphqlPost } from '../support/graphql-call.js';
 
 let t: TestService;
 let receiver: WebhookReceiver;
@@ -29,7 +30,7 @@ async function account(email: string) {
 }
 
 async function graphql(key: string, query: string, variables: Record<string, unknown> = {}) {
-  const answer = await t.a.post('/graphql').set(bearer(key)).send({ query, variables });
+  const answer = await graphqlPost(t.a, key, query, variables);
   return {
     status: answer.status,
     body: answer.body as { data?: Record<string, unknown> | null; errors?: { extensions?: { code?: string } }[] },

@@ -11,6 +11,7 @@ import { CLI_MAIN } from '../support/cli.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { availableEngines, ENGINES, type EngineSetup } from '../support/engines.js';
 import { bearer, startTestService, TestClock, midMinute, type TestService } from '../support/service.js';
+import { graphqlPost } from '../support/graphql-call.js';
 
 const engines = await availableEngines();
 /** Counts are written by hand (`usage.flush()`), never by the interval, so every read is exact. */
@@ -58,11 +59,7 @@ describe.each(ENGINES.map((e) => [e.name, e] as const))('on %s', (_name, engine)
         const other = await t.createKey('free');
         const today = utcDate(clock.now());
         const tomorrow = utcDate(clock.now() + DAY_MS);
-        const gql = (agent: TestService['a'], key: string, query: string, variables?: object) =>
-          agent
-            .post('/graphql')
-            .set(bearer(key))
-            .send({ query, ...(variables ? { variables } : {}) });
+        const gql = (agent: TestService['a'], key: string, query: string, variables?: Record<string, unknown>) => graphqlPost(agent, key, query, variables);
 
         // Account one, first key: 3 A /markets, 2 A /brief, 2 B /markets, 1 MarketsPage on /graphql (A).
         for (let i = 0; i < 3; i++) expect((await t.a.get('/api/v1/markets?limit=2').set(bearer(first.key))).status).toBe(200);
