@@ -13,25 +13,18 @@ import { CLI_ACTOR, issueKey } from '../../src/auth/key-management.js';
 import type { MarketDataPlan } from '../../src/domain/account.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 import { csrfOf, rowsOf, signedUpAgent, submit, textOf } from '../support/dashboard.js';
-import { bearer, realSecond, startTestService, TestClock, type TestService } from '../support/service.js';
+import { bearer, closeAll, startWithWebhookReceiver, type TestService } from '../support/service.js';
 import { within } from '../support/wait.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import type { WebhookReceiver } from '../support/webhook-receiver.js';
 import { accountScope } from '../../src/domain/scope.js';
 
 let t: TestService;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  t = await startTestService({
-    clock: new TestClock(realSecond()),
-    env: { WEBHOOK_ALLOW_HTTP: '1', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128', WEBHOOK_POLL_MS: '100' },
-  });
+  ({ t, receiver } = await startWithWebhookReceiver());
 });
-afterAll(async () => {
-  await t?.close();
-  await receiver?.close();
-});
+afterAll(() => closeAll(t, receiver));
 
 /** A signed-in dashboard person whose account has `plan`, with an API key of that account. */
 async function dashboardAccount(email: string, plan: MarketDataPlan) {
