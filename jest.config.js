@@ -1,5 +1,9 @@
 /** Jest in native ESM mode (trading-signals ships ESM only); ts-jest transpiles without type checks
  * because `npm test` runs `tsc --noEmit` once before Jest. */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const rootDir = path.dirname(fileURLToPath(import.meta.url));
 
 /**
  * Whole processes and injected faults (child services, kill -9, stopped databases, spawned CLIs):
@@ -23,16 +27,44 @@ const PROCESS_AND_FAULT_SUITES = [
   'subscription-shutdown',
 ].map((name) => `<rootDir>/test/integration/${name}\\.test\\.ts$`).concat(['<rootDir>/test/webhooks/processes\\.test\\.ts$']);
 
-export default {
+/**
+ * MGW_TEST_SCOPE: `quick` (npm test) the local project without the suites above; unset (npm run
+ * test:jest) the local project; `all` (npm run test:all, npm run test:distributed) also the
+ * `distributed` project: the contract suites again on PostgreSQL and Redis, in the same Jest run
+ * (so on the same workers, beside the rest, rather than a second run after it).
+ */
+const scope = process.env.MGW_TEST_SCOPE;
+
+const common = {
+  rootDir,
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }],
   },
-  testMatch: ['<rootDir>/test/**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', ...(process.env.MGW_TEST_SCOPE === 'quick' ? PROCESS_AND_FAULT_SUITES : [])],
+  // One module for both projects: Jest runs each once.
   globalSetup: '<rootDir>/test/support/global-setup.mjs',
+  globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
+};
+
+const local = {
+  ...common,
+  displayName: 'local',
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', ...(scope === 'quick' ? PROCESS_AND_FAULT_SUITES : [])],
+};
+
+/** test/support/service.ts reads MGW_TEST_STACK=distributed, set in each file's environment by the setup file. */
+const distributed = {
+  ...common,
+  displayName: 'distributed',
+  testMatch: ['<rootDir>/test/contract/**/*.test.ts'],
+  setupFiles: ['<rootDir>/test/support/distributed-stack.ts'],
+};
+
+export default {
+  projects: scope === 'all' ? [local, distributed] : [local],
   testTimeout: 30000,
   maxWorkers: 2,
 };

@@ -2,10 +2,11 @@
 /**
  * `npm run test:all`, what CI runs: the static checks (codegen, types, lint, layers) beside the Jest
  * run instead of before it (Jest's workers spend much of their time waiting on services and
- * processes, so the checks mostly fill idle time), then the contract suites on PostgreSQL and Redis.
+ * processes, so the checks mostly fill idle time). The one Jest run (MGW_TEST_SCOPE=all) holds both
+ * projects of jest.config.js: every suite, and the contract suites again on PostgreSQL and Redis.
  * Jest's output streams as it comes; each check's is shown once it ends, failed ones in full. Exits
- * non-zero naming every step that failed. Arguments go to both Jest runs (`node scripts/test-all.mjs
- * test/contract` runs the checks and the contract suites only).
+ * non-zero naming every step that failed. Arguments go to Jest (`node scripts/test-all.mjs
+ * test/contract` runs the checks and the contract suites on both stacks only).
  */
 import { spawn } from 'node:child_process';
 
@@ -13,11 +14,12 @@ const CHECKS = ['codegen:check', 'typecheck', 'lint', 'depcheck'];
 const JEST_ARGS = process.argv.slice(2);
 
 /** Runs `npm run <script> -- <args>`; `quiet` keeps its output until it ends. */
-function run(script, quiet, args = []) {
+function run(script, quiet, args = [], env = {}) {
   return new Promise((resolve) => {
     const started = Date.now();
     const child = spawn('npm', ['run', '--silent', script, ...(args.length > 0 ? ['--', ...args] : [])], {
       stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      env: { ...process.env, ...env },
     });
     let output = '';
     child.stdout?.on('data', (d) => (output += d));
@@ -35,10 +37,8 @@ const checks = Promise.all(
     return result;
   }),
 );
-const jest = await run('test:jest', false, JEST_ARGS);
+const jest = await run('test:jest', false, JEST_ARGS, { MGW_TEST_SCOPE: 'all' });
 const results = [...(await checks), jest];
-// The distributed run only after everything else passed: it would repeat what failed.
-if (results.every((r) => r.ok)) results.push(await run('test:distributed', false, JEST_ARGS));
 const failed = results.filter((r) => !r.ok);
 process.stdout.write(
   failed.length === 0

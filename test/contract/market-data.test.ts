@@ -5,6 +5,7 @@
 import { expectErrorEnvelope, ISO_MS } from '../support/envelopes.js';
 import { judge, recordAnswers, sampleEveryPath } from '../support/openapi-judge.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
+import { CREATE_PRICE_ALERT, graphqlPost, priceAlertAbove } from '../support/graphql-call.js';
 
 let t: TestService;
 /** Every answer of this suite, judged against the served OpenAPI document by the last test. */
@@ -418,10 +419,7 @@ describe('caching (ETag, 304, Cache-Control)', () => {
 
     // Created through /graphql, then moved by the evaluator: each seen at once.
     const quote = t.service.markets.quote('BTC/USD')!;
-    const created = await t.a
-      .post('/graphql')
-      .set(bearer(owner.key))
-      .send({ query: `mutation { createPriceAlert(input: { symbol: "BTC/USD", kind: PRICE_ABOVE, threshold: ${quote.price / 2} }) { id } }` });
+    const created = await graphqlPost(t.a, owner.key, CREATE_PRICE_ALERT, priceAlertAbove(quote.price / 2));
     expect(created.body.errors).toBeUndefined();
     const active = await get(owner.key);
     expect(active.body.data[0].status).toBe('active');

@@ -6,6 +6,7 @@
 import { expectErrorEnvelope, ISO_MS } from '../support/envelopes.js';
 import { judge, recordAnswers, sampleEveryPath } from '../support/openapi-judge.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
+import { graphqlPost } from '../support/graphql-call.js';
 
 let t: TestService;
 /** Every answer of this suite, judged against the served OpenAPI document by the last test. */
@@ -254,7 +255,7 @@ describe('GET /api/v1/brief', () => {
 });
 
 describe('REST and GraphQL give the same answer', () => {
-  const graphql = (query: string, key = pro) => t.b.post('/graphql').set(bearer(key)).set('Content-Type', 'application/json').send({ query });
+  const graphql = (query: string, key = pro) => graphqlPost(t.b, key, query);
 
   it('markets, alerts and brief', async () => {
     const [rest, gql] = await Promise.all([

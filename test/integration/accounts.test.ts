@@ -1,6 +1,7 @@
 /**
- * Accounts and keys, end to end on both engines: the built CLI changes the store while a
- * real service answers from its cached keys. A disabled account's key is refused within 2 s and
+ * Accounts and keys, end to end on both engines: the CLI changes the store while a
+ * real service answers from its cached keys (the built bin in a process of its own for the first
+ * change, the same command tree in-process for the rest: cli-in-process.ts). A disabled account's key is refused within 2 s and
  * admitted again within 2 s of being enabled; a new plan opens its routes within 2 s; an expired key
  * is refused from its expiry on (the service's clock); the 21st live key is refused; the dashboard's
  * rules never touch another account's key; each change is in the account's activity log.
@@ -9,6 +10,7 @@ import { displayPrefix, generateApiKey, hashApiKey } from '../../src/auth/api-ke
 import { revokeKey } from '../../src/auth/key-management.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { type CliResult, runCli } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { availableEngines, ENGINES, type EngineSetup } from '../support/engines.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 import { within } from '../support/wait.js';
@@ -41,9 +43,11 @@ describe.each(ENGINES.map((e) => [e.name, e] as const))('on %s', (_name, engine)
   const maybe = engines.includes(engine) ? it : it.skip;
   let target: EngineSetup;
   let t: TestService;
-  const cli = (...args: string[]) => runCli(args, { DATA_DIR: target.dataDir, ...target.env });
+  const cli = (...args: string[]) => runCliInProcess(args, { DATA_DIR: target.dataDir, ...target.env });
   async function cliJson<T>(...args: string[]): Promise<T> {
-    const result = await cli(...args, '--json');
+    return parsedJson<T>(await cli(...args, '--json'));
+  }
+  function parsedJson<T>(result: CliResult): T {
     expect(result.stderr).not.toMatch(/error/);
     expect(result.code).toBe(0);
     return JSON.parse(result.stdout) as T;
@@ -83,7 +87,8 @@ describe.each(ENGINES.map((e) => [e.name, e] as const))('on %s', (_name, engine)
     });
     expect((await markets(key)).status).toBe(200); // cached from now on
 
-    const disabled = await cliJson<AccountJson>('accounts', 'disable', 'OPS@example.com');
+    // The bin, a process of its own, as an operator beside a running server.
+    const disabled = parsedJson<AccountJson>(await runCli(['accounts', 'disable', 'OPS@example.com', '--json'], { DATA_DIR: target.dataDir, ...target.env }));
     expect(disabled).toMatchObject({ id: accountId, email: 'ops@example.com', status: 'disabled', disabled_at: expect.any(String) });
     expect(await appliedAfter(disabled.changed_at, 401, () => markets(key))).toBeLessThan(APPLIED_WITHIN_MS);
     expect((await markets(other)).status).toBe(200);
@@ -196,7 +201,7 @@ describe.each(ENGINES.map((e) => [e.name, e] as const))('on %s', (_name, engine)
 describe('accounts list, show and their errors', () => {
   const maybe = engines.length > 0 ? it : it.skip;
   let target: EngineSetup;
-  const cli = (...args: string[]) => runCli(args, { DATA_DIR: target.dataDir });
+  const cli = (...args: string[]) => runCliInProcess(args, { DATA_DIR: target.dataDir });
   beforeAll(async () => {
     target = await ENGINES[0]!.setup();
   });

@@ -1,15 +1,19 @@
 /**
- * `links` with the built bin, as an operator and other tools run it: judge and claims read JSON
- * Lines (the contract), list/confirm/reject review what is stored, in a private SQLite DATA_DIR.
+ * `links` in a private SQLite DATA_DIR: judge and claims read JSON Lines (the contract), run by the
+ * built bin as other tools run it; list/confirm/reject review what is stored, run in-process
+ * (cli-in-process.ts: the same command tree, output and exit code, without a Node start-up each).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createStore, openStore } from '../../src/store/index.js';
 import { type CliResult, runCli } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 
 let dataDir: string;
-const cli = (...args: string[]) => runCli(args, { DATA_DIR: dataDir });
+/** The bin, a process of its own. */
+const bin = (...args: string[]) => runCli(args, { DATA_DIR: dataDir });
+const cli = (...args: string[]) => runCliInProcess(args, { DATA_DIR: dataDir });
 const jsonLines = (r: CliResult) =>
   r.stdout
     .trim()
@@ -51,7 +55,7 @@ it('judge and claims: one JSON line out per line in, in order, a malformed line 
       market('m3', 'Will Bitcoin go up in the next 24 hours?', '2026-01-31T14:23:57Z'),
     ].join('\n'),
   );
-  const claims = await cli('links', 'claims', '--input', input);
+  const claims = await bin('links', 'claims', '--input', input);
   expect(claims.code).toBe(0);
   expect(jsonLines(claims)).toEqual([
     { id: 'm1', claim: { asset: 'BTC', symbol: 'BTC/USD', comparator: 'above', threshold: 90_500, kind: 'at', until: '2026-01-28T22:00:00Z' } },
@@ -70,7 +74,7 @@ it('judge and claims: one JSON line out per line in, in order, a malformed line 
   };
   const poly = { venue: 'polymarket', id: '2238873', question: 'Bitcoin above 82,400 on May 12, 4AM ET?', rules: '', close_time: '2026-05-12 08:32:09+00' };
   fs.writeFileSync(pairs, `${JSON.stringify({ a: kalshi, b: poly })}\n{"a": 1}\n`);
-  const judged = await cli('links', 'judge', '--input', pairs);
+  const judged = await bin('links', 'judge', '--input', pairs);
   expect(judged.code).toBe(0);
   const [verdict, bad] = jsonLines(judged);
   expect(verdict).toMatchObject({ a: kalshi.id, b: poly.id, relation: 'same', missing: [] });

@@ -1,6 +1,9 @@
 /**
- * The operator CLI (D13) end to end: each case spawns `market-gateway` against a private SQLite
- * DATA_DIR. Independent spawns run concurrently, each a process start-up.
+ * The operator CLI (D13) end to end against a private SQLite DATA_DIR: most commands run in this
+ * process (cli-in-process.ts: the bin's command tree and error report, its environment and
+ * output, no Node start-up); the bin itself runs as an operator runs it (a child process of the
+ * built dist/) where only a process shows the behaviour: its exit code on a bad configuration,
+ * `--version`, `--verbose` on stderr and a relative DATA_DIR.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -10,12 +13,13 @@ import { buildProgram } from '../../src/cli/program.js';
 import type { Command } from 'commander';
 import { createStore, openStore } from '../../src/store/index.js';
 import { REPO_ROOT, runCli, type CliResult } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 
 const KEY_PATTERN = /^mgw_[0-9A-Za-z]{32,}$/;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 let dataDir: string;
-const cli = (...args: string[]) => runCli(args, { DATA_DIR: dataDir });
+const cli = (...args: string[]) => runCliInProcess(args, { DATA_DIR: dataDir });
 
 /** A user error: non-zero exit, a message on stderr, nothing on stdout, no stack trace. */
 function expectUserError(result: CliResult, message: RegExp): void {
@@ -385,8 +389,7 @@ describe('webhooks', () => {
 
     expect((await cli('webhooks', 'delete', endpoint.id)).code).toBe(0);
     expectUserError(await cli('webhooks', 'test', endpoint.id), new RegExp(`no webhook endpoint with id ${endpoint.id}`));
-    // 19 CLI processes one after another: over 30 s with both cores busy (npm run test:busy).
-  }, 120_000);
+  });
 });
 
 describe('documents', () => {
@@ -488,7 +491,7 @@ describe('the command line itself', () => {
 
   it('--version prints the package version', async () => {
     const { version } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
-    const result = await cli('--version');
+    const result = await runCli(['--version'], { DATA_DIR: dataDir });
     expect(result).toMatchObject({ code: 0, stdout: `${version}\n` });
   });
 

@@ -15,6 +15,7 @@ import { csrfOf, signedUpAgent } from '../support/dashboard.js';
 import { bearer, realSecond, startTestService, TestClock, type TestService } from '../support/service.js';
 import { within } from '../support/wait.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { CREATE_PRICE_ALERT, graphqlPost, priceAlertAbove } from '../support/graphql-call.js';
 
 let t: TestService;
 let receiver: WebhookReceiver;
@@ -29,7 +30,7 @@ async function account(email: string) {
 }
 
 async function graphql(key: string, query: string, variables: Record<string, unknown> = {}) {
-  const answer = await t.a.post('/graphql').set(bearer(key)).send({ query, variables });
+  const answer = await graphqlPost(t.a, key, query, variables);
   return {
     status: answer.status,
     body: answer.body as { data?: Record<string, unknown> | null; errors?: { extensions?: { code?: string } }[] },
@@ -59,7 +60,7 @@ beforeAll(async () => {
   const test = await graphql(owner.key, 'mutation($id: ID!) { sendTestWebhook(id: $id) { id } }', { id: made.endpoint.id });
   const deliveryId = (test.body.data!.sendTestWebhook as { id: string }).id;
   await within(10_000, async () => (await t.service.store.webhooks.findDelivery(deliveryId, accountScope(owner.accountId)))?.status === 'delivered');
-  const alert = await graphql(owner.key, 'mutation { createPriceAlert(input: { symbol: "BTC/USD", kind: PRICE_ABOVE, threshold: 99999999 }) { id } }');
+  const alert = await graphql(owner.key, CREATE_PRICE_ALERT, priceAlertAbove(99999999));
   ids = { endpoint: made.endpoint.id, delivery: deliveryId, alert: (alert.body.data!.createPriceAlert as { id: string }).id, key: owner.keyId };
 }, 60_000);
 afterAll(async () => {

@@ -11,27 +11,20 @@ import { Webhook } from 'standardwebhooks';
 import type supertest from 'supertest';
 import { CLI_ACTOR, issueKey } from '../../src/auth/key-management.js';
 import type { MarketDataPlan } from '../../src/domain/account.js';
-import { runCli } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { csrfOf, rowsOf, signedUpAgent, submit, textOf } from '../support/dashboard.js';
-import { bearer, realSecond, startTestService, TestClock, type TestService } from '../support/service.js';
+import { bearer, closeAll, startWithWebhookReceiver, type TestService } from '../support/service.js';
 import { within } from '../support/wait.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import type { WebhookReceiver } from '../support/webhook-receiver.js';
 import { accountScope } from '../../src/domain/scope.js';
 
 let t: TestService;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  t = await startTestService({
-    clock: new TestClock(realSecond()),
-    env: { WEBHOOK_ALLOW_HTTP: '1', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128', WEBHOOK_POLL_MS: '100' },
-  });
+  ({ t, receiver } = await startWithWebhookReceiver());
 });
-afterAll(async () => {
-  await t?.close();
-  await receiver?.close();
-});
+afterAll(() => closeAll(t, receiver));
 
 /** A signed-in dashboard person whose account has `plan`, with an API key of that account. */
 async function dashboardAccount(email: string, plan: MarketDataPlan) {
@@ -368,10 +361,10 @@ describe('Webhooks page', () => {
   it("the operator's CLI goes through the same rules: its endpoint changes are in the account's activity too, without a client address", async () => {
     const { accountId } = await dashboardAccount('hooks-cli@example.com', 'enterprise');
     const env = { DATA_DIR: t.dataDir, WEBHOOK_ALLOW_HTTP: '1', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' };
-    const created = await runCli(['webhooks', 'create', '--account', accountId, '--url', receiver.url('/cli'), '--json'], env);
+    const created = await runCliInProcess(['webhooks', 'create', '--account', accountId, '--url', receiver.url('/cli'), '--json'], env);
     expect(created.code).toBe(0);
     const { id, secret } = JSON.parse(created.stdout) as { id: string; secret: string };
-    expect((await runCli(['webhooks', 'delete', id], env)).code).toBe(0);
+    expect((await runCliInProcess(['webhooks', 'delete', id], env)).code).toBe(0);
     const activity = (await t.service.store.activity.list(accountId)).filter((a) => a.kind.startsWith('webhook_')).reverse();
     expect(activity.map((a) => [a.kind, a.clientAddress])).toEqual([
       ['webhook_added', null],

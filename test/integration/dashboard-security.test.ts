@@ -8,7 +8,7 @@
 import { generate } from 'otplib';
 import supertest from 'supertest';
 import { MINUTE_MS } from '../../src/domain/time.js';
-import { runCli } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { csrfOf, signedUpAgent, submit } from '../support/dashboard.js';
 import { closeAll, midMinute, startTestService, TestClock, type TestService } from '../support/service.js';
 
@@ -222,7 +222,7 @@ describe('sessions end', () => {
 
   it('when the operator disables the account (CLI); sign-in is refused while it is disabled', async () => {
     const agent = await signedUpAgent(t.urls.a, 'disabled@example.com');
-    const result = await runCli(['accounts', 'disable', 'disabled@example.com'], { DATA_DIR: t.dataDir });
+    const result = await runCliInProcess(['accounts', 'disable', 'disabled@example.com'], { DATA_DIR: t.dataDir });
     expect(result.code).toBe(0);
     expect((await agent.get('/account/security')).status).toBe(303);
     const again = await submit(supertest.agent(t.urls.a), '/account/sign-in', { email: 'disabled@example.com', password: PASSWORD });
@@ -341,7 +341,7 @@ describe('sign-up modes and the operator links', () => {
       );
       expect(refused.status).toBe(403);
       const { accountId } = await invited.createKey('pro');
-      const link = JSON.parse((await runCli(['accounts', 'invite', 'ops@example.com', '--account', accountId, '--json'], env)).stdout).link as string;
+      const link = JSON.parse((await runCliInProcess(['accounts', 'invite', 'ops@example.com', '--account', accountId, '--json'], env)).stdout).link as string;
       expect(link.startsWith(`${invited.urls.a}/account/sign-up?invite=`)).toBe(true);
       const agent = supertest.agent(invited.urls.a);
       const path = link.slice(invited.urls.a.length);
@@ -361,7 +361,7 @@ describe('sign-up modes and the operator links', () => {
       // Used once.
       expect((await supertest(invited.urls.a).get(path)).text).toContain('missing, used or expired');
 
-      const reset = JSON.parse((await runCli(['accounts', 'reset-link', 'ops@example.com', '--json'], env)).stdout).link as string;
+      const reset = JSON.parse((await runCliInProcess(['accounts', 'reset-link', 'ops@example.com', '--json'], env)).stdout).link as string;
       const signedIn = supertest.agent(invited.urls.a);
       await submit(signedIn, '/account/sign-in', { email: 'ops@example.com', password: PASSWORD });
       const resetPage = await supertest.agent(invited.urls.a).get(reset.slice(invited.urls.a.length));
@@ -376,7 +376,9 @@ describe('sign-up modes and the operator links', () => {
         (await submit(supertest.agent(invited.urls.a), '/account/sign-in', { email: 'ops@example.com', password: 'the password after reset' })).headers
           .location,
       ).toBe('/account/keys');
-      expect((await runCli(['accounts', 'reset-link', 'nobody@example.com'], env)).stderr).toContain('no dashboard sign-in with email nobody@example.com');
+      expect((await runCliInProcess(['accounts', 'reset-link', 'nobody@example.com'], env)).stderr).toContain(
+        'no dashboard sign-in with email nobody@example.com',
+      );
 
       const none = await supertest(closed.urls.a).get('/account/sign-up');
       expect(none.text).toContain('Sign-up is closed');

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { runCli } from '../support/cli.js';
 import { gated, SMALL_FS } from '../support/gates.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
+import { CREATE_PRICE_ALERT as CREATE } from '../support/graphql-call.js';
 
 const maybe = gated('disk to fill');
 
@@ -56,8 +57,6 @@ function fill(file: string): void {
     fs.closeSync(fd);
   }
 }
-
-const CREATE = 'mutation($in: CreatePriceAlertInput!) { createPriceAlert(input: $in) { id } }';
 
 maybe(
   'writes on a full disk are SERVICE_UNAVAILABLE and logged as a full disk; acknowledged ones stay; metered reads 503; /ready and the CLI name the data directory; freed space heals',

@@ -5,9 +5,10 @@
  * session storage only and loads the schema with it; it renders from the gateway alone, runs a query
  * with a key from its header editor, and shows a subscription's event. /docs, the REST reference, opens on its operations.
  */
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { openBrowser } from '../support/browser.js';
 import { startTestService, type TestService } from '../support/service.js';
-import { CHROMIUM, gated } from '../support/gates.js';
+import { gated } from '../support/gates.js';
 import { within } from '../support/wait.js';
 
 const maybe = gated('chromium');
@@ -19,7 +20,7 @@ const outside: string[] = [];
 
 beforeAll(async () => {
   t = await startTestService();
-  if (CHROMIUM) browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await openBrowser(); // the run's one Chromium (browser.ts)
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

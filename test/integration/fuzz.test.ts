@@ -8,7 +8,11 @@ import http from 'node:http';
 import fc from 'fast-check';
 import { startTestService, type TestService } from '../support/service.js';
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 10_000);
+/**
+ * 2 000 in the suite, with a new seed each run (FUZZ_SEED replays one); `npm run test:fuzz` runs the
+ * full 10 000. Both reach every status the first test asks for.
+ */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 2_000);
 
 let t: TestService;
 let ports: { A: number; B: number };

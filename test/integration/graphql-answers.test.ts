@@ -8,6 +8,7 @@ import { operationId } from '../../src/graphql/catalogue/prepare.js';
 import { executions } from '../support/graphql-paths.js';
 import { writeQuote } from '../support/quotes.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
+import { CREATE_PRICE_ALERT, priceAlertAbove } from '../support/graphql-call.js';
 
 let t: TestService;
 beforeAll(async () => {
@@ -77,11 +78,7 @@ it('an answer is recomputed once the data it read changes', async () => {
 
 it("an account's own data is kept per account: the same query never answers one account with another's alerts", async () => {
   const [one, two] = [await t.createKey('pro'), await t.createKey('pro')];
-  const create = (key: string, threshold: number) =>
-    post('a', key, {
-      query: 'mutation($in: CreatePriceAlertInput!) { createPriceAlert(input: $in) { id } }',
-      variables: { in: { symbol: 'BTC/USD', kind: 'PRICE_ABOVE', threshold } },
-    });
+  const create = (key: string, threshold: number) => post('a', key, { query: CREATE_PRICE_ALERT, variables: priceAlertAbove(threshold) });
   const oneId = (await create(one.key, 1e9)).body.data.createPriceAlert.id;
   const twoId = (await create(two.key, 2e9)).body.data.createPriceAlert.id;
   const mine = { query: '{ priceAlerts { items { id threshold market { symbol } } } }' };

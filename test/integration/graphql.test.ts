@@ -1,5 +1,6 @@
 /** /graphql: the same keys, plans and quotas as REST (D12), and the same data for the same question. */
 import { bearer, startTestService, type TestService } from '../support/service.js';
+import { graphqlPost } from '../support/graphql-call.js';
 
 let t: TestService;
 beforeAll(async () => {
@@ -7,11 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const gql = (key: string | null, query: string, variables: Record<string, unknown> = {}) => {
-  const req = t.a.post('/graphql').set('Content-Type', 'application/json');
-  if (key) req.set(bearer(key));
-  return req.send({ query, variables });
-};
+const gql = (key: string | null, query: string, variables: Record<string, unknown> = {}) => graphqlPost(t.a, key, query, variables);
 
 describe('REST and GraphQL give the same data', () => {
   it('markets', async () => {

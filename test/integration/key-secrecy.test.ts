@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Response } from 'supertest';
 import { generateApiKey } from '../../src/auth/api-key.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
+import { graphqlPost } from '../support/graphql-call.js';
 
 let t: TestService;
 const logLines: string[] = [];
@@ -25,7 +26,7 @@ it('no plaintext key in the database, the logs or any answer', async () => {
   await t.service.store.accounts.revokeKey(revoked.keyId, Date.now());
 
   const answers: Response[] = [];
-  const gql = (key: string, query: string) => t.a.post('/graphql').set(bearer(key)).send({ query });
+  const gql = (key: string, query: string) => graphqlPost(t.a, key, query);
   for (const key of secrets) {
     answers.push(
       await t.a.get('/api/v1/markets').set(bearer(key)),

@@ -10,7 +10,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { CLI_MAIN, runCli } from '../support/cli.js';
+import { CLI_MAIN } from '../support/cli.js';
+import { cliKey } from '../support/cli-in-process.js';
 import { tempDataDir } from '../support/engines.js';
 import { killStartedProcesses, startProcess as start } from '../support/process.js';
 import { within } from '../support/wait.js';
@@ -62,7 +63,7 @@ it('SIGTERM to `npm start` stops the server itself: exit 0, no process left, bot
 
 it('Ctrl-C to `npm start` (SIGINT to the process group) with an SSE stream and a WebSocket subscription open: exit 0, the stopped line, within a second', async () => {
   const env = { DATA_DIR: tempDataDir(), MARKET_DATA_PORT: '0', PREDICTION_PORT: '0', DEMO_TICK_MS: '100' };
-  const { key } = JSON.parse((await runCli(['keys', 'create', '--plan', 'pro', '--json'], env)).stdout) as { key: string };
+  const { key } = await cliKey(env, '--plan', 'pro');
   const run = start('npm', ['start', '--silent'], env, { group: true });
   const pgid = run.child.pid!;
   const received: string[] = [];

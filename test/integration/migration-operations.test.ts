@@ -9,6 +9,7 @@ import { checkParams, parseRawQuery } from '../../src/rest/params.js';
 import type { RouteDefinition } from '../../src/rest/route-table.js';
 import { ROUTES_OF } from '../../src/rest/routes/by-variant.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
+import { CREATE_PRICE_ALERT, graphqlPost, priceAlertAbove } from '../support/graphql-call.js';
 
 let t: TestService;
 let key: string;
@@ -17,10 +18,7 @@ beforeAll(async () => {
   key = (await t.createKey('enterprise', 'pro')).key;
   // An alert of the caller's, so that A's /alerts has something to reshape.
   const quote = t.service.markets.quote('BTC/USD')!;
-  const created = await t.a
-    .post('/graphql')
-    .set(bearer(key))
-    .send({ query: `mutation { createPriceAlert(input: { symbol: "BTC/USD", kind: PRICE_ABOVE, threshold: ${quote.price * 2} }) { id } }` });
+  const created = await graphqlPost(t.a, key, CREATE_PRICE_ALERT, priceAlertAbove(quote.price * 2));
   expect(created.body.errors).toBeUndefined();
 });
 afterAll(() => t?.close());

@@ -5,6 +5,7 @@
  */
 import { expectErrorEnvelope } from '../support/envelopes.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
+import { graphqlPost } from '../support/graphql-call.js';
 
 let t: TestService;
 let key: string;
@@ -14,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const gql = (query: string) => t.a.post('/graphql').set('Content-Type', 'application/json').set(bearer(key)).send({ query });
+const gql = (query: string) => graphqlPost(t.a, key, query);
 
 describe("GraphQL's spelling on REST", () => {
   it('type=CRYPTO is a 400 that names the REST spelling; status=Active the same', async () => {

@@ -6,7 +6,7 @@
 import { createPgSchema, postgresAvailable, tempDataDir } from '../support/engines.js';
 import { spawnService } from '../support/child-service.js';
 import { startChatServer } from '../support/chat-server.js';
-import { runCli } from '../support/cli.js';
+import { cliKey } from '../support/cli-in-process.js';
 import { redisAvailable, SHARED_REDIS_URL } from '../support/redis.js';
 import { within } from '../support/wait.js';
 
@@ -49,7 +49,7 @@ it('finishes a request in flight before it exits: SIGTERM during a slow brief st
   const model = await startChatServer([{ kind: 'hang' }]);
   const env = { DATA_DIR: tempDataDir(), BRIEF_HOUR_UTC: '23', LLM_BASE_URL: model.baseUrl, LLM_TIMEOUT_MS: '1500' };
   try {
-    const { key } = JSON.parse((await runCli(['keys', 'create', '--plan', 'pro', '--prediction-plan', 'pro', '--json'], env)).stdout) as { key: string };
+    const { key } = await cliKey(env, '--plan', 'pro', '--prediction-plan', 'pro');
     const service = await spawnService(env);
     // fetch keeps its connection alive after the answer, as a load balancer would.
     const inFlight = fetch(`${service.b}/api/v1/brief`, { headers: { authorization: `Bearer ${key}` } });

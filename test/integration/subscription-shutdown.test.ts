@@ -4,14 +4,14 @@
  */
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { runCli } from '../support/cli.js';
+import { cliKey } from '../support/cli-in-process.js';
 import { spawnService } from '../support/child-service.js';
 import { tempDataDir } from '../support/engines.js';
 import { within } from '../support/wait.js';
 
 it('closes open subscriptions with 1001 and exits 0', async () => {
   const env = { DATA_DIR: tempDataDir(), DEMO_TICK_MS: '100' };
-  const { key } = JSON.parse((await runCli(['keys', 'create', '--plan', 'pro', '--json'], env)).stdout) as { key: string };
+  const { key } = await cliKey(env, '--plan', 'pro');
   const service = await spawnService(env);
   const closes: number[] = [];
   const received: unknown[] = [];

@@ -18,7 +18,7 @@ import WebSocket from 'ws';
 import { parseTrustedManifest } from '../../src/graphql/catalogue/manifest.js';
 import { operationId } from '../../src/graphql/catalogue/prepare.js';
 import { TopPredictionMarketsDocument } from '../../src/rest/generated/operations.js';
-import { runCli } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { createPgSchema, postgresAvailable } from '../support/engines.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 import { within } from '../support/wait.js';
@@ -63,7 +63,7 @@ describe('enforce', () => {
   let t: TestService;
   beforeAll(async () => {
     t = await startTestService({ env: { TRUSTED_DOCUMENTS: 'enforce' } });
-    const loaded = await runCli(['documents', 'load', manifestFile], { DATA_DIR: t.dataDir });
+    const loaded = await runCliInProcess(['documents', 'load', manifestFile], { DATA_DIR: t.dataDir });
     expect(loaded.code).toBe(0);
     expect(loaded.stdout).toMatch(/Loaded 2 trusted documents/);
   });
@@ -221,7 +221,7 @@ pg('two instances on one PostgreSQL', () => {
     const env = { DATABASE_URL: schema.url, TRUSTED_DOCUMENTS: 'enforce' };
     const [one, two] = [await startTestService({ env }), await startTestService({ env })];
     try {
-      const loaded = await runCli(['documents', 'load', manifestFile], { DATABASE_URL: schema.url });
+      const loaded = await runCliInProcess(['documents', 'load', manifestFile], { DATABASE_URL: schema.url });
       expect(loaded.code).toBe(0);
       const { key } = await one.createKey('pro', 'pro');
       const viewer = manifest.operations.find((o) => o.name === 'Viewer')!;

@@ -7,9 +7,11 @@
 import { displayPrefix, generateApiKey, hashApiKey } from '../../src/auth/api-key.js';
 import { DAY_MS, utcDate } from '../../src/domain/time.js';
 import { spawnSync } from 'node:child_process';
-import { CLI_MAIN, runCli } from '../support/cli.js';
+import { CLI_MAIN } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { availableEngines, ENGINES, type EngineSetup } from '../support/engines.js';
 import { bearer, startTestService, TestClock, midMinute, type TestService } from '../support/service.js';
+import { graphqlPost } from '../support/graphql-call.js';
 
 const engines = await availableEngines();
 /** Counts are written by hand (`usage.flush()`), never by the interval, so every read is exact. */
@@ -33,7 +35,7 @@ async function secondKey(t: TestService, accountId: string): Promise<{ key: stri
 const cliEnv = (target: EngineSetup) => ({ DATA_DIR: target.dataDir, ...target.env });
 
 async function cliJson(target: EngineSetup, ...args: string[]): Promise<{ total: number; rows: Record<string, unknown>[] }> {
-  const result = await runCli(['usage', ...args, '--json'], cliEnv(target));
+  const result = await runCliInProcess(['usage', ...args, '--json'], cliEnv(target));
   expect(result.stderr).not.toMatch(/error/i);
   expect(result.code).toBe(0);
   return JSON.parse(result.stdout);
@@ -57,11 +59,7 @@ describe.each(ENGINES.map((e) => [e.name, e] as const))('on %s', (_name, engine)
         const other = await t.createKey('free');
         const today = utcDate(clock.now());
         const tomorrow = utcDate(clock.now() + DAY_MS);
-        const gql = (agent: TestService['a'], key: string, query: string, variables?: object) =>
-          agent
-            .post('/graphql')
-            .set(bearer(key))
-            .send({ query, ...(variables ? { variables } : {}) });
+        const gql = (agent: TestService['a'], key: string, query: string, variables?: Record<string, unknown>) => graphqlPost(agent, key, query, variables);
 
         // Account one, first key: 3 A /markets, 2 A /brief, 2 B /markets, 1 MarketsPage on /graphql (A).
         for (let i = 0; i < 3; i++) expect((await t.a.get('/api/v1/markets?limit=2').set(bearer(first.key))).status).toBe(200);
@@ -145,12 +143,12 @@ describe.each(ENGINES.map((e) => [e.name, e] as const))('on %s', (_name, engine)
       const { key, keyId, accountId } = await t.createKey('pro', 'pro');
       for (let i = 0; i < 3; i++) expect((await t.b.get('/api/v1/brief').set(bearer(key))).status).toBe(200);
       await t.service.usage!.flush();
-      const csv = await runCli(['usage', 'report', '--by', 'route', '--csv'], cliEnv(target));
+      const csv = await runCliInProcess(['usage', 'report', '--by', 'route', '--csv'], cliEnv(target));
       expect(csv.stdout.trimEnd().split('\n')).toEqual(['route,requests,last_at', expect.stringMatching(/^B GET \/api\/v1\/brief,3,\d{4}-\d\d-\d\dT/)]);
-      const table = await runCli(['usage', 'report', '--account', accountId], cliEnv(target));
+      const table = await runCliInProcess(['usage', 'report', '--account', accountId], cliEnv(target));
       expect(table.stdout).toContain('3 requests since');
 
-      const legacy = await runCli(['usage', 'legacy', '--days', '7', '--json'], cliEnv(target));
+      const legacy = await runCliInProcess(['usage', 'legacy', '--days', '7', '--json'], cliEnv(target));
       const routes = JSON.parse(legacy.stdout).routes as { route: string; callers: { key_id: string; account_id: string; requests: number }[] }[];
       expect(routes.map((r) => r.route)).toEqual([
         'A GET /api/v1/markets',
@@ -164,11 +162,12 @@ describe.each(ENGINES.map((e) => [e.name, e] as const))('on %s', (_name, engine)
         expect.objectContaining({ key_id: keyId, account_id: accountId, requests: 3 }),
       ]);
       expect(routes.filter((r) => r.callers.length > 0)).toHaveLength(1);
-      const text = await runCli(['usage', 'legacy'], cliEnv(target));
+      const text = await runCliInProcess(['usage', 'legacy'], cliEnv(target));
       expect(text.stdout).toContain('B GET /api/v1/brief: 3 calls from 1 keys');
       expect(text.stdout).toContain('A GET /api/v1/markets: no calls since');
 
-      // A reader gone before the output (`| head`, here `| true`, which never reads): no EPIPE stack trace, exit 0.
+      // The bin itself (the reports above ran its command tree in-process): a reader gone before the
+      // output (`| head`, here `| true`, which never reads): no EPIPE stack trace, exit 0.
       const piped = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" "${CLI_MAIN}" usage legacy | true; echo "exit $?" >&2`], {
         env: { ...process.env, ...cliEnv(target), LOG_LEVEL: 'silent', NODE_OPTIONS: '' },
         encoding: 'utf8',
@@ -183,7 +182,7 @@ describe.each(ENGINES.map((e) => [e.name, e] as const))('on %s', (_name, engine)
         [['usage', 'report', '--account', accountId, '--key', keyId], /cannot be used with/],
         [['usage', 'legacy', '--days', '0'], /from 1 to 3650/],
       ] as const) {
-        const result = await runCli(args, cliEnv(target));
+        const result = await runCliInProcess(args, cliEnv(target));
         expect(result.code).not.toBe(0);
         expect(result.stderr).toMatch(message);
       }

@@ -6,10 +6,16 @@
  * to fill, prlimit, /dev/full, IPv6, initdb) rather than once per suite with a code frame; the
  * suites read the network verdicts from the environment their workers inherit. With
  * REQUIRE_SERVICES=1 (CI) anything missing stops the run here instead, each one named.
+ *
+ * When the run includes a browser suite (`*-browser*.test.ts`) and Chromium is there, it launches
+ * the run's one Chromium, a playwright-core browser server whose endpoint the suites connect to
+ * (test/support/browser.ts); global-teardown.mjs closes it.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 
@@ -44,27 +50,79 @@ async function redisProblem() {
   }
 }
 
-export default async function globalSetup() {
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-  const [postgres, redis] = await Promise.all([postgresProblem(), redisProblem()]);
-  for (const [url, problem, flag] of [
-    [PG_URL, postgres, 'MGW_TEST_NO_POSTGRES'],
-    [REDIS_URL, redis, 'MGW_TEST_NO_REDIS'],
-  ]) {
-    if (problem) process.env[flag] = `${url} unreachable (${problem})`;
-  }
-  // The other gates are probed by gates.ts itself, run as a script (Node strips its types).
-  const gates = spawnSync(process.execPath, ['--experimental-strip-types', '--no-warnings', path.join(root, 'test/support/gates.ts')], {
-    cwd: root,
-    env: process.env,
-    encoding: 'utf8',
+/** Whether the run's path patterns (none: every file) select a browser suite. */
+function runsBrowserSuites(root, globalConfig) {
+  const dir = path.join(root, 'test/integration');
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => /-browser.*\.test\.ts$/.test(f))
+    .map((f) => path.join(dir, f));
+  const patterns = globalConfig?.testPathPatterns?.patterns ?? [];
+  return files.length > 0 && (patterns.length === 0 || patterns.some((p) => files.some((f) => new RegExp(p, 'i').test(f))));
+}
+
+/** The run's one Chromium (test/support/browser.ts says why), where a browser suite will run. */
+async function launchBrowser(root, globalConfig, missing) {
+  if (missing.some((line) => line.startsWith('Chromium')) || !runsBrowserSuites(root, globalConfig)) return;
+  // The same binary and flags as test/support/gates.ts and browser.ts (this file cannot import TypeScript on Node 22).
+  const executablePath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && fs.existsSync(p));
+  const args = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+  const server = await chromium.launchServer({ executablePath, args });
+  globalThis.mgwBrowserServer = server;
+  process.env.MGW_TEST_BROWSER_WS = server.wsEndpoint();
+}
+
+/**
+ * build-if-stale in a child, its output shown as it comes; `done` resolves with its exit code. In a
+ * process group of its own, so that `kill()` stops tsc with it.
+ */
+function startBuild(root) {
+  const child = spawn(process.execPath, [path.join(root, 'scripts/build-if-stale.mjs')], { stdio: 'inherit', cwd: root, detached: true });
+  const kill = () => {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // ESRCH: the build is over.
+    }
+  };
+  const done = new Promise((resolve) => {
+    child.once('exit', (code, signal) => resolve(code ?? signal));
+    child.once('error', (error) => resolve(error.message));
   });
-  if (gates.status !== 0 && gates.status !== 1) throw new Error(`test/support/gates.ts failed: ${gates.stderr}`);
-  const missing = gates.stdout.split('\n').filter(Boolean);
-  if (missing.length > 0 && process.env.REQUIRE_SERVICES === '1') {
-    throw new Error(`REQUIRE_SERVICES=1 but missing:\n${missing.map((line) => `  - ${line}`).join('\n')}`);
+  return { kill, done };
+}
+
+export default async function globalSetup(globalConfig) {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  // The build (tsc, when src/ changed: the longest step) runs while the services and gates are probed.
+  const build = startBuild(root);
+  try {
+    const [postgres, redis] = await Promise.all([postgresProblem(), redisProblem()]);
+    for (const [url, problem, flag] of [
+      [PG_URL, postgres, 'MGW_TEST_NO_POSTGRES'],
+      [REDIS_URL, redis, 'MGW_TEST_NO_REDIS'],
+    ]) {
+      if (problem) process.env[flag] = `${url} unreachable (${problem})`;
+    }
+    // The other gates are probed by gates.ts itself, run as a script (Node strips its types).
+    const gates = spawnSync(process.execPath, ['--experimental-strip-types', '--no-warnings', path.join(root, 'test/support/gates.ts')], {
+      cwd: root,
+      env: process.env,
+      encoding: 'utf8',
+    });
+    if (gates.status !== 0 && gates.status !== 1) throw new Error(`test/support/gates.ts failed: ${gates.stderr}`);
+    const missing = gates.stdout.split('\n').filter(Boolean);
+    if (missing.length > 0 && process.env.REQUIRE_SERVICES === '1') {
+      throw new Error(`REQUIRE_SERVICES=1 but missing:\n${missing.map((line) => `  - ${line}`).join('\n')}`);
+    }
+    for (const line of missing) process.stderr.write(`SKIPPING the tests that need ${line}\n`);
+    await launchBrowser(root, globalConfig, missing);
+    const status = await build.done;
+    if (status !== 0) throw new Error('the build for the child-process tests failed (see above)');
+  } catch (error) {
+    // Nothing of the setup outlives a failed one: the build, the run's Chromium.
+    build.kill();
+    await globalThis.mgwBrowserServer?.close();
+    throw error;
   }
-  for (const line of missing) process.stderr.write(`SKIPPING the tests that need ${line}\n`);
-  const result = spawnSync(process.execPath, [path.join(root, 'scripts/build-if-stale.mjs')], { stdio: 'inherit', cwd: root });
-  if (result.status !== 0) throw new Error('the build for the child-process tests failed (see above)');
 }

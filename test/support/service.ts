@@ -13,6 +13,7 @@ import { createLogger } from '../../src/logging/logger.js';
 import type { MarketDataPlan, PredictionPlan } from '../../src/domain/account.js';
 import { createPgSchema, tempDataDir } from './engines.js';
 import { missingGates } from './gates.js';
+import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 import fs from 'node:fs';
 
 let distributed: Promise<boolean> | undefined;
@@ -133,4 +134,17 @@ export const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 /** Closes what a test started, in the order given (the service before the upstream it polls), whatever is missing. */
 export async function closeAll(...things: ({ close(): Promise<unknown> } | undefined)[]): Promise<void> {
   for (const thing of things) await thing?.close();
+}
+
+/**
+ * A service whose webhooks may go to loopback (IPv4 and IPv6) over http, polled every 100 ms, on a
+ * clock at the real second (receivers verify the timestamps), and one receiver for them.
+ */
+export async function startWithWebhookReceiver(): Promise<{ t: TestService; receiver: WebhookReceiver }> {
+  const receiver = await startWebhookReceiver();
+  const t = await startTestService({
+    clock: new TestClock(realSecond()),
+    env: { WEBHOOK_ALLOW_HTTP: '1', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128', WEBHOOK_POLL_MS: '100' },
+  });
+  return { t, receiver };
 }

@@ -7,24 +7,17 @@
 import { ClientError, GraphQLClient } from 'graphql-request';
 import { Webhook } from 'standardwebhooks';
 import { newAjv } from '../support/openapi-judge.js';
-import { bearer, realSecond, startTestService, TestClock, type TestService } from '../support/service.js';
+import { bearer, closeAll, startWithWebhookReceiver, type TestService } from '../support/service.js';
 import { within } from '../support/wait.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import type { WebhookReceiver } from '../support/webhook-receiver.js';
 
 let t: TestService;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  t = await startTestService({
-    clock: new TestClock(realSecond()),
-    env: { WEBHOOK_ALLOW_HTTP: '1', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128', WEBHOOK_POLL_MS: '100' },
-  });
+  ({ t, receiver } = await startWithWebhookReceiver());
 });
-afterAll(async () => {
-  await t?.close();
-  await receiver?.close();
-});
+afterAll(() => closeAll(t, receiver));
 
 const client = (key: string) => new GraphQLClient(`${t.urls.a}/graphql`, { headers: bearer(key) });
 

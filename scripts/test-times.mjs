@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+/**
+ * The per-file timing table of a Jest run, as docs/development.md shows it: `npm run test:jest --
+ * --json --outputFile=run.json` (or `node scripts/test-all.mjs --json --outputFile=run.json`), then
+ * `node scripts/test-times.mjs run.json [N]`: the N costliest files (20 by default) with their
+ * seconds (each file's start to end), tests, and the cumulative share of all file time, then the
+ * totals by folder. A file of both Jest projects (the contract suites) is listed once per project,
+ * in the order Jest reported them.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+const [file, most = '20'] = process.argv.slice(2);
+if (!file) {
+  process.stderr.write('usage: node scripts/test-times.mjs <jest --json output> [how many files]\n');
+  process.exit(2);
+}
+const run = JSON.parse(fs.readFileSync(file, 'utf8'));
+const root = process.cwd();
+const seen = new Map();
+const files = run.testResults.map((r) => {
+  const name = path.relative(root, r.name);
+  const count = (seen.get(name) ?? 0) + 1;
+  seen.set(name, count);
+  return { name: count > 1 ? `${name} (again, project ${count})` : name, seconds: (r.endTime - r.startTime) / 1000, tests: r.assertionResults.length };
+});
+const total = files.reduce((sum, f) => sum + f.seconds, 0);
+const wall = (Math.max(...run.testResults.map((r) => r.endTime)) - run.startTime) / 1000;
+process.stdout.write(
+  `${files.length} files, ${run.numTotalTests} tests (${run.numFailedTests} failed), ${wall.toFixed(0)} s of wall time, ${total.toFixed(0)} s of file time\n\n`,
+);
+process.stdout.write('| file | s | tests | cumulative |\n|---|---|---|---|\n');
+let cumulative = 0;
+for (const f of [...files].sort((a, b) => b.seconds - a.seconds).slice(0, Number(most))) {
+  cumulative += f.seconds;
+  process.stdout.write(`| \`${f.name}\` | ${f.seconds.toFixed(1)} | ${f.tests} | ${Math.round((100 * cumulative) / total)} % |\n`);
+}
+const byFolder = new Map();
+for (const f of files) {
+  const folder = f.name.split('/')[1] ?? f.name;
+  byFolder.set(folder, (byFolder.get(folder) ?? 0) + f.seconds);
+}
+process.stdout.write(
+  `\nby folder: ${[...byFolder]
+    .sort((a, b) => b[1] - a[1])
+    .map(([folder, s]) => `${folder} ${s.toFixed(0)} s`)
+    .join(', ')}\n`,
+);
