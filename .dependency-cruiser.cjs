@@ -11,7 +11,7 @@
  * cycle is allowed anywhere. net, logging, cluster and deadline are leaves that import nothing of ours.
  */
 const later = (...folders) => `^src/(${folders.join('|')})(/|\\.ts$)`;
-const SERVICES = ['upstream', 'ingest', 'alerts', 'brief', 'auth', 'accounts', 'quota', 'usage', 'metrics', 'webhooks'];
+const SERVICES = ['upstream', 'ingest', 'alerts', 'brief', 'auth', 'dashboard-accounts', 'quota', 'usage', 'metrics', 'webhooks'];
 
 module.exports = {
   forbidden: [
@@ -34,42 +34,42 @@ module.exports = {
       name: 'store-below-computation',
       severity: 'error',
       from: { path: '^src/store/' },
-      to: { path: later('analytics', 'prediction', 'links', 'readmodel', ...SERVICES, 'graphql', 'edge', 'rest', 'graphql-http', 'portal', 'http', 'cli', 'config', 'composition', 'app') },
+      to: { path: later('analytics', 'prediction', 'links', 'readmodel', ...SERVICES, 'graphql', 'edge', 'rest', 'graphql-http', 'dashboard', 'http', 'cli', 'config', 'composition', 'app') },
     },
     {
       name: 'computation-below-read-models',
       severity: 'error',
       from: { path: '^src/(analytics|prediction|links)/' },
-      to: { path: later('readmodel', ...SERVICES, 'graphql', 'edge', 'rest', 'graphql-http', 'portal', 'http', 'cli', 'config', 'composition', 'app') },
+      to: { path: later('readmodel', ...SERVICES, 'graphql', 'edge', 'rest', 'graphql-http', 'dashboard', 'http', 'cli', 'config', 'composition', 'app') },
     },
     {
       name: 'read-models-below-services',
       severity: 'error',
       from: { path: '^src/readmodel/' },
-      to: { path: later(...SERVICES, 'graphql', 'edge', 'rest', 'graphql-http', 'portal', 'http', 'cli', 'config', 'composition', 'app') },
+      to: { path: later(...SERVICES, 'graphql', 'edge', 'rest', 'graphql-http', 'dashboard', 'http', 'cli', 'config', 'composition', 'app') },
     },
     {
       name: 'services-below-schema',
       severity: 'error',
       from: { path: `^src/(${SERVICES.join('|')})/` },
-      to: { path: later('graphql', 'edge', 'rest', 'graphql-http', 'portal', 'http', 'cli', 'config', 'composition', 'app') },
+      to: { path: later('graphql', 'edge', 'rest', 'graphql-http', 'dashboard', 'http', 'cli', 'config', 'composition', 'app') },
     },
     {
       name: 'schema-below-edge',
       severity: 'error',
       from: { path: '^src/graphql/' },
-      to: { path: later('edge', 'rest', 'graphql-http', 'portal', 'http', 'cli', 'config', 'composition', 'app') },
+      to: { path: later('edge', 'rest', 'graphql-http', 'dashboard', 'http', 'cli', 'config', 'composition', 'app') },
     },
     {
       name: 'edge-below-transports',
       severity: 'error',
       from: { path: '^src/edge/' },
-      to: { path: later('graphql', 'rest', 'graphql-http', 'portal', 'http', 'cli', 'config', 'composition', 'app') },
+      to: { path: later('graphql', 'rest', 'graphql-http', 'dashboard', 'http', 'cli', 'config', 'composition', 'app') },
     },
     {
       name: 'transports-below-http',
       severity: 'error',
-      from: { path: '^src/(rest|graphql-http|portal)/' },
+      from: { path: '^src/(rest|graphql-http|dashboard)/' },
       to: { path: later('http', 'cli', 'config', 'composition', 'app') },
     },
     {

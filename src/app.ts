@@ -53,7 +53,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const access = buildAccess({ config, stores, metrics, degraded, classify, logger, now });
   metrics.watchWebhookQueue(() => store.webhooks.queueStats());
   const services = buildServices({ config, stores, markets, predictions, briefs, live, jobs, logger, now });
-  const { graphql, portal, apps } = await buildFronts({ config, stores, access, services, jobs, metrics, degraded, classify, logger, now });
+  const { graphql, dashboard, apps } = await buildFronts({ config, stores, access, services, jobs, metrics, degraded, classify, logger, now });
 
   return {
     logger,
@@ -75,7 +75,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     webhookWorker: jobs.webhooks,
     sharedQuota: access.sharedQuota,
     /** The account dashboard's sign-in rules (invitations and reset links for the CLI's tests). */
-    dashboardAccounts: portal.accounts,
+    dashboardAccounts: dashboard.accounts,
     /** Usage records of this process (undefined with USAGE_RECORDING=off): flush() writes what it counted. */
     usage: access.usage,
     redis: stores.redis,
@@ -98,7 +98,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       jobs.close();
       await graphql.stop();
       await access.stop();
-      portal.close();
+      dashboard.close();
       await stores.close();
     },
   };

@@ -1,30 +1,35 @@
 /**
  * `accounts invite` and `accounts reset-link`: one-time links an operator hands to a person, made by
- * the dashboard's own rules (src/accounts). Links point at PORTAL_PUBLIC_URL, else at variant A's
+ * the dashboard's own rules (src/dashboard-accounts). Links point at PORTAL_PUBLIC_URL, else at variant A's
  * listener as configured.
  */
 import type { Command } from 'commander';
 import pino from 'pino';
-import type { DashboardAccounts } from '../accounts/index.js';
+import type { DashboardAccounts } from '../dashboard-accounts/index.js';
 import type { Config } from '../config/config.js';
 import { loadCliConfig, withStore } from './context.js';
 import { printJson, printLines } from './output.js';
 import { parseNonEmpty } from './parse.js';
 
-const baseOf = (config: Config) => config.portal.publicUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.marketDataPort}`;
+const baseOf = (config: Config) => config.dashboard.publicUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.marketDataPort}`;
 
 /** The dashboard's rules over the CLI's store: no mail, a throttle of its own (links are not guesses). */
 async function withDashboardAccounts<T>(work: (accounts: DashboardAccounts, config: Config) => Promise<T>): Promise<T> {
   const config = await loadCliConfig();
-  const { createDashboardAccounts, createSessionService, createSignInThrottle } = await import('../accounts/index.js');
+  const { createDashboardAccounts, createSessionService, createSignInThrottle } = await import('../dashboard-accounts/index.js');
   return withStore((store) => {
-    const sessions = createSessionService({ sessions: store.sessions, idleMs: config.portal.idleMs, absoluteMs: config.portal.absoluteMs, now: Date.now });
+    const sessions = createSessionService({
+      sessions: store.sessions,
+      idleMs: config.dashboard.idleMs,
+      absoluteMs: config.dashboard.absoluteMs,
+      now: Date.now,
+    });
     const accounts = createDashboardAccounts({
       store,
       sessions,
       throttle: createSignInThrottle(),
       mailer: undefined,
-      signup: config.portal.signup,
+      signup: config.dashboard.signup,
       logger: pino({ level: 'silent' }),
       now: Date.now,
     });

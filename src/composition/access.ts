@@ -54,7 +54,7 @@ export function buildAccess({ config, stores, metrics, degraded, classify, logge
       quota,
       now,
       classify,
-      upgradeUrl: config.portal.upgradeUrl,
+      upgradeUrl: config.dashboard.upgradeUrl,
       onDegraded: (error) => degraded.record(`quota ${variant}`, error),
       onRefused: (product) => metrics.quotaRejections.inc({ variant, product }),
       ...(usage ? { onMetered: usage.meter(variant) } : {}),

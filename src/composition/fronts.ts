@@ -12,7 +12,7 @@ import type { buildAccess } from './access.js';
 import { buildGraphQL } from './graphql.js';
 import { buildReadiness } from './health.js';
 import type { Jobs } from './jobs.js';
-import { buildPortal } from './portal.js';
+import { buildDashboard } from './dashboard.js';
 import type { Stores } from './stores.js';
 import { buildVariantApps } from './variants.js';
 
@@ -34,7 +34,7 @@ export async function buildFronts({ config, stores, access, services, jobs, metr
   const { markets, predictions } = services;
   const graphql = await buildGraphQL({ config, authenticator: access.authenticator, services, metrics, classify, logger });
   const ready = buildReadiness({ stores, markets, predictions, liveFeeds: jobs.liveFeeds, now, degraded, dataDir: stores.pgUrl ? undefined : config.dataDir });
-  const portal = buildPortal({
+  const dashboard = buildDashboard({
     config,
     stores,
     quota: access.quota,
@@ -45,6 +45,16 @@ export async function buildFronts({ config, stores, access, services, jobs, metr
     logger,
     now,
   });
-  const apps = buildVariantApps({ edges: access.edges, graphql, services, ready, metrics, classify, logger, legacy: config.legacy, portal: portal.handlerFor });
-  return { graphql, portal, apps };
+  const apps = buildVariantApps({
+    edges: access.edges,
+    graphql,
+    services,
+    ready,
+    metrics,
+    classify,
+    logger,
+    legacy: config.legacy,
+    dashboard: dashboard.handlerFor,
+  });
+  return { graphql, dashboard, apps };
 }

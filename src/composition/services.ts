@@ -1,5 +1,5 @@
 /**
- * What the resolvers read (GraphQLServices), the portal too: the store, the read models, the
+ * What the resolvers read (GraphQLServices), the dashboard too: the store, the read models, the
  * management of webhooks (which wakes the jobs' delivery worker), each account's price alerts and
  * the prediction events over the market links.
  */

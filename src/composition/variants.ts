@@ -44,10 +44,10 @@ interface VariantDeps {
   logger: Logger;
   legacy: Config['legacy'];
   /** The account dashboard at /account, one handler per listener. */
-  portal: (variant: Variant) => GatewayRoute & { pages: ReadonlyMap<string, GatewayRoute> };
+  dashboard: (variant: Variant) => GatewayRoute & { pages: ReadonlyMap<string, GatewayRoute> };
 }
 
-export function buildVariantApps({ edges, graphql, services, ready, metrics, classify, logger, legacy, portal }: VariantDeps): Record<Variant, GatewayApp> {
+export function buildVariantApps({ edges, graphql, services, ready, metrics, classify, logger, legacy, dashboard }: VariantDeps): Record<Variant, GatewayApp> {
   const httpMetrics = createHttpMetrics(
     metrics.registry,
     VARIANTS.flatMap((v) => v.routes.map((r) => r.path)),
@@ -59,7 +59,7 @@ export function buildVariantApps({ edges, graphql, services, ready, metrics, cla
       variant,
       facade,
       operationDocuments: facade.documents,
-      portal: portal(variant),
+      dashboard: dashboard(variant),
       graphql: graphql.handlerFor(edge),
       subscriptions: graphql.subscriptionsFor(edge),
       explorer: graphql.introspection,

@@ -151,7 +151,7 @@ export interface Config {
   llm: { baseUrl: string | undefined; model: string; apiKey: string | undefined; timeoutMs: number };
   webhooks: { policy: DestinationPolicy; timeoutMs: number; concurrency: number; perEndpoint: number; pollMs: number; retentionMs: number };
   usage: { recording: boolean; flushMs: number; retentionDays: number };
-  portal: {
+  dashboard: {
     signup: 'open' | 'invite' | 'closed';
     publicUrl: string | undefined;
     upgradeUrl: string | undefined;
@@ -244,7 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retentionMs: e.WEBHOOK_RETENTION_DAYS * DAY_MS,
     },
     usage: { recording: e.USAGE_RECORDING === 'on', flushMs: e.USAGE_FLUSH_MS, retentionDays: e.USAGE_RETENTION_DAYS },
-    portal: {
+    dashboard: {
       signup: e.PORTAL_SIGNUP,
       publicUrl: e.PORTAL_PUBLIC_URL?.replace(/\/+$/, ''),
       upgradeUrl: e.PORTAL_UPGRADE_URL,

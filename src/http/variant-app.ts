@@ -39,7 +39,7 @@ interface VariantAppOptions {
   /** The facade's GraphQL operations at /graphql/operations/<name> (public, like the OpenAPI document). */
   operationDocuments?: (req: IncomingMessage, res: ServerResponse, name: string) => true;
   /** The account dashboard under /account (its pages set their own CSP). */
-  portal?: GatewayRoute & { pages: ReadonlyMap<string, GatewayRoute> };
+  dashboard?: GatewayRoute & { pages: ReadonlyMap<string, GatewayRoute> };
   /** /graphql on plain node:http; rejects with an ApiError for a body it cannot read. */
   graphql: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   /** Serve the built-in GraphiQL at /graphiql (outside production, where introspection is on). */
@@ -62,7 +62,7 @@ const API_PREFIX = '/api/v1';
 const OPENAPI_PATH = '/api/v1/openapi.json';
 const GRAPHQL_PATH = '/graphql';
 const SSE_PATH = '/graphql/stream';
-const PORTAL_PATH = '/account';
+const DASHBOARD_PATH = '/account';
 const STARTED = Symbol('started');
 
 type Timed = ServerResponse & { [STARTED]?: number };
@@ -190,7 +190,7 @@ export function createVariantApp(options: VariantAppOptions): GatewayApp {
 
 /** The listener's table, from its options; `own` are the routes of the listener itself. */
 function routeTable(options: VariantAppOptions, own: { openApi: Route; health: Route; docs: Route }): RouteTable {
-  const { facade, subscriptions, operationDocuments, portal, metrics } = options;
+  const { facade, subscriptions, operationDocuments, dashboard, metrics } = options;
   const exact = new Map<string, Route>([
     [OPENAPI_PATH, own.openApi],
     [API_PREFIX, facade],
@@ -207,9 +207,9 @@ function routeTable(options: VariantAppOptions, own: { openApi: Route; health: R
   ]);
   for (const [path, serve] of facade.routes) exact.set(`${API_PREFIX}${path}`, serve);
   if (subscriptions) exact.set(SSE_PATH, (req, res) => subscriptions.sse(req, res));
-  if (portal) {
-    exact.set(PORTAL_PATH, portal);
-    for (const [path, serve] of portal.pages) exact.set(path, serve);
+  if (dashboard) {
+    exact.set(DASHBOARD_PATH, dashboard);
+    for (const [path, serve] of dashboard.pages) exact.set(path, serve);
   }
   if (metrics) {
     exact.set('/metrics', (_req, res) =>
@@ -223,7 +223,7 @@ function routeTable(options: VariantAppOptions, own: { openApi: Route; health: R
   if (options.explorer) prefixes.push([EXPLORER_PATH, (req, res) => serveExplorer(req, res)]);
   if (operationDocuments) prefixes.push([OPERATIONS_PATH, (req, res, path) => operationDocuments(req, res, path.slice(OPERATIONS_PATH.length))]);
   prefixes.push([`${GRAPHQL_PATH}/`, (req, res) => options.graphql(req, res)]);
-  if (portal) prefixes.push([`${PORTAL_PATH}/`, (req, res) => portal(req, res)]);
+  if (dashboard) prefixes.push([`${DASHBOARD_PATH}/`, (req, res) => dashboard(req, res)]);
   prefixes.push(['/docs/', own.docs]);
   return { exact, prefixes };
 }

@@ -107,7 +107,7 @@ const WALK: [string, Listener, (agent: supertest.Agent) => supertest.Test][] = [
   ],
   ['the dashboard sign-in page', 'a', (s) => s.get('/account/sign-in')],
   ['the dashboard, signed out (303)', 'b', (s) => s.get('/account/security')],
-  ['a dashboard file', 'b', (s) => s.get('/account/assets/portal.css')],
+  ['a dashboard file', 'b', (s) => s.get('/account/assets/dashboard.css')],
   ['a dashboard page that does not exist (404)', 'a', (s) => s.get('/account/nope')],
   ['a cross-site dashboard form (403)', 'a', (s) => s.post('/account/sign-in').set('Origin', 'https://evil.example').type('form').send({ email: 'a@b.c' })],
   ['a dashboard form without its token (403)', 'b', (s) => s.post('/account/sign-in').type('form').send({ email: 'a@b.c' })],

@@ -26,7 +26,7 @@ maybe(
       expect(load.posts()).toBe(1);
       expect(await page.getByRole('table', { name: 'Price alerts' }).getByRole('cell', { name: 'ETH/USD', exact: true }).count()).toBe(1);
       // Every POST form of every page carries the same script (the layout's), which acts on any form sent by POST.
-      expect(await page.locator('script[src="/account/assets/portal.js"]').count()).toBe(1);
+      expect(await page.locator('script[src="/account/assets/dashboard.js"]').count()).toBe(1);
     } finally {
       await context.close();
     }

@@ -1,11 +1,11 @@
 /**
- * The sign-in throttle per client address (src/accounts/sign-in-throttle.ts): 100 failures from one
+ * The sign-in throttle per client address (src/dashboard-accounts/sign-in-throttle.ts): 100 failures from one
  * address within 15 minutes block it for every email, a right password included, while another
  * address still may try; with Redis, instances sharing it share the count, so spreading the guesses
  * over several instances gains nothing.
  */
 import { Redis } from 'ioredis';
-import { createSignInThrottle, SIGN_IN_LIMITS, type SignInThrottle } from '../../src/accounts/sign-in-throttle.js';
+import { createSignInThrottle, SIGN_IN_LIMITS, type SignInThrottle } from '../../src/dashboard-accounts/sign-in-throttle.js';
 import { randomBase62 } from '../../src/domain/ids.js';
 import { gated } from '../support/gates.js';
 import { SHARED_REDIS_URL } from '../support/redis.js';

@@ -1,5 +1,5 @@
 /** Every page of the dashboard, by its path under /account. */
-import type { PortalPage } from '../portal-handler.js';
+import type { DashboardPage } from '../dashboard-handler.js';
 import { alertsPage } from './alerts.js';
 import { keysPage } from './keys.js';
 import { resetPage, verifyPage } from './reset.js';
@@ -9,7 +9,7 @@ import { signUpPage } from './sign-up.js';
 import { usageCsvPage, usagePage } from './usage.js';
 import { webhooksPage } from './webhooks.js';
 
-export const PORTAL_PAGES: readonly PortalPage[] = [
+export const DASHBOARD_PAGES: readonly DashboardPage[] = [
   signInPage,
   signOutPage,
   signUpPage,

@@ -3,19 +3,19 @@
  * mail when SMTP_URL is set, the sign-in rules, and one handler per listener over them.
  */
 import type { Logger } from 'pino';
-import { createDashboardAccounts, createMailer, createSessionService, createSignInThrottle } from '../accounts/index.js';
+import { createDashboardAccounts, createMailer, createSessionService, createSignInThrottle } from '../dashboard-accounts/index.js';
 import type { Config } from '../config/config.js';
 import type { Variant } from '../domain/variant.js';
 import type { Classify } from '../edge/classify.js';
-import { PORTAL_PAGES } from '../portal/pages/index.js';
-import { createPortalHandler } from '../portal/portal-handler.js';
-import type { PortalServices } from '../portal/services.js';
+import { DASHBOARD_PAGES } from '../dashboard/pages/index.js';
+import { createDashboardHandler } from '../dashboard/dashboard-handler.js';
+import type { DashboardServices } from '../dashboard/services.js';
 import type { QuotaService } from '../quota/index.js';
 import type { AccountAlerts } from '../readmodel/account-alerts.js';
 import type { WebhookManagement } from '../webhooks/endpoints.js';
 import type { Stores } from './stores.js';
 
-interface PortalDeps {
+interface DashboardDeps {
   config: Config;
   quota: QuotaService;
   /** This instance's key cache: a key revoked here is refused before the page answers. */
@@ -28,25 +28,25 @@ interface PortalDeps {
   now: () => number;
 }
 
-export function buildPortal({ config, stores, quota, keysRevoked, webhooks, accountAlerts, classify, logger, now }: PortalDeps) {
+export function buildDashboard({ config, stores, quota, keysRevoked, webhooks, accountAlerts, classify, logger, now }: DashboardDeps) {
   const { store } = stores;
-  const sessions = createSessionService({ sessions: store.sessions, idleMs: config.portal.idleMs, absoluteMs: config.portal.absoluteMs, now });
-  const mailer = config.portal.smtpUrl ? createMailer(config.portal.smtpUrl, config.portal.smtpFrom) : undefined;
+  const sessions = createSessionService({ sessions: store.sessions, idleMs: config.dashboard.idleMs, absoluteMs: config.dashboard.absoluteMs, now });
+  const mailer = config.dashboard.smtpUrl ? createMailer(config.dashboard.smtpUrl, config.dashboard.smtpFrom) : undefined;
   const accounts = createDashboardAccounts({
     store,
     sessions,
     throttle: createSignInThrottle(stores.redis),
     mailer,
-    signup: config.portal.signup,
+    signup: config.dashboard.signup,
     logger,
     now,
   });
-  const services: PortalServices = {
+  const services: DashboardServices = {
     accounts,
     sessions,
     store,
-    publicUrl: config.portal.publicUrl,
-    upgradeUrl: config.portal.upgradeUrl,
+    publicUrl: config.dashboard.publicUrl,
+    upgradeUrl: config.dashboard.upgradeUrl,
     quota,
     webhooks,
     accountAlerts,
@@ -55,7 +55,7 @@ export function buildPortal({ config, stores, quota, keysRevoked, webhooks, acco
   };
   return {
     accounts,
-    handlerFor: (variant: Variant) => createPortalHandler({ variant, pages: PORTAL_PAGES, services, classify }),
+    handlerFor: (variant: Variant) => createDashboardHandler({ variant, pages: DASHBOARD_PAGES, services, classify }),
     close: () => mailer?.close(),
   };
 }

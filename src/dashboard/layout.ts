@@ -7,7 +7,7 @@ import type { Variant } from '../domain/variant.js';
 import { type Html, html } from './html.js';
 
 /** Scripts and styles from this origin only; forms post here only; nothing frames the pages. */
-export const PORTAL_CSP =
+export const DASHBOARD_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 export const NAV = [
@@ -41,8 +41,8 @@ export function page(options: PageOptions, body: Html): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${options.title} · ${PRODUCT[options.variant]} · market-gateway account</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="/account/assets/portal.css">
-<script src="/account/assets/portal.js" defer></script>
+<link rel="stylesheet" href="/account/assets/dashboard.css">
+<script src="/account/assets/dashboard.js" defer></script>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
@@ -89,7 +89,7 @@ export function postButton(action: string, csrfToken: string, fields: Record<str
   return postForm(action, csrfToken, fields, button, { inline: true });
 }
 
-/** A secret shown once: a read-only field named `label` and a Copy button (public/portal/portal.js). */
+/** A secret shown once: a read-only field named `label` and a Copy button (public/dashboard/dashboard.js). */
 export const secretField = (id: string, label: string, value: string) =>
   html`<div class="secret-row"><input type="text" readonly id="${id}" aria-label="${label}" class="secret" value="${value}">
 <button type="button" data-copy="${id}">Copy</button></div>`;
@@ -107,7 +107,7 @@ export function distinctNames<T>(items: readonly T[], idOf: (item: T) => string,
 }
 
 /*
- * A table that becomes one card per row below 40rem (portal.css, `table.stack`): its cells carry
+ * A table that becomes one card per row below 40rem (dashboard.css, `table.stack`): its cells carry
  * their column's name for sight (`data-label`), and its roles are said explicitly, because the
  * stacked rows are CSS blocks, which browsers no longer expose as a table.
  */

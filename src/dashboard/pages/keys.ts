@@ -17,7 +17,7 @@ import { utcDate } from '../../domain/time.js';
 import type { AccountKey } from '../../store/accounts.js';
 import { type Html, html } from '../html.js';
 import { confirmButton, distinctNames, postButton, postForm, secretField, stackedCell, stackedTableHead } from '../layout.js';
-import type { PortalAnswer, PortalPage, PortalRequest } from '../portal-handler.js';
+import type { DashboardAnswer, DashboardPage, DashboardRequest } from '../dashboard-handler.js';
 import { actorOf, noticeOf, signedInAccount, timeCell, utcText } from './signed-in-account.js';
 import { accountScope } from '../../domain/scope.js';
 
@@ -31,9 +31,9 @@ const NOTICES: Record<string, string> = {
 const STATE_WORDS: Record<KeyState, string> = { live: 'Active', revoked: 'Revoked', expired: 'Expired' };
 
 /** Variant B's keys come with its Pro plan (D3); on A every account may have keys. */
-const needsPredictionPro = (r: PortalRequest, account: Account) => r.variant === 'B' && account.predictionPlan !== 'pro';
+const needsPredictionPro = (r: DashboardRequest, account: Account) => r.variant === 'B' && account.predictionPlan !== 'pro';
 
-function assertMayMakeKeys(r: PortalRequest, account: Account): void {
+function assertMayMakeKeys(r: DashboardRequest, account: Account): void {
   if (needsPredictionPro(r, account)) throw forbidden('prediction-market keys come with the Pro prediction plan, which this account does not have yet');
 }
 
@@ -92,19 +92,19 @@ ${confirmButton(PATH, 'revoke', k.id, 'Revoke', revokeNames.get(k.id)!)}`
  * key, a second click): a key of that name among those made since the form was shown. A form
  * without `seen` (a script's POST) is not checked.
  */
-function madeByThisForm(r: PortalRequest, keys: readonly AccountKey[], name: string): AccountKey | undefined {
+function madeByThisForm(r: DashboardRequest, keys: readonly AccountKey[], name: string): AccountKey | undefined {
   const seen = r.form.get('seen') ?? '';
   if (!/^\d{1,6}$/.test(seen)) return undefined;
   return keys.slice(Number(seen)).find((k) => k.name === name.trim());
 }
 
-async function alreadyMade(r: PortalRequest, key: AccountKey): Promise<PortalAnswer> {
+async function alreadyMade(r: DashboardRequest, key: AccountKey): Promise<DashboardAnswer> {
   r.form = new URLSearchParams();
   const error = `This form already made the key "${key.name}" (${key.displayPrefix}…) at ${utcText(key.createdAt)}, and showed it in the answer to that request, once. No other key was made. If you did not copy it, revoke it and make another with the form below.`;
   return keysPage.get(r, { error, status: 409 });
 }
 
-function createForm(r: PortalRequest, seen: number) {
+function createForm(r: DashboardRequest, seen: number) {
   return html`
 <h2>Create a key</h2>
 ${postForm(
@@ -122,7 +122,7 @@ ${postForm(
 )}`;
 }
 
-function upgradeBody(r: PortalRequest) {
+function upgradeBody(r: DashboardRequest) {
   const where = r.services.upgradeUrl
     ? html`<a href="${r.services.upgradeUrl}">Get the Pro plan</a>; once it is active, reload this page to create a key.`
     : html`Ask the operator of this gateway to activate the Pro prediction plan on your account; once it is active, reload this page to create a key.`;
@@ -133,7 +133,7 @@ function upgradeBody(r: PortalRequest) {
 }
 
 /** The key just made: its only appearance, in a warning panel, with a Copy button and how to use it. */
-function newKeyPanel(r: PortalRequest, issued: IssuedKey) {
+function newKeyPanel(r: DashboardRequest, issued: IssuedKey) {
   return html`
 <section class="warning-panel" aria-labelledby="new-key-heading">
 <h2 id="new-key-heading">Copy your new key "${issued.record.name}" now</h2>
@@ -145,7 +145,7 @@ ${secretField('new-api-key', 'New API key', issued.key)}
 }
 
 /** The page's body; `known` the account's keys when the request read them already. */
-async function mainBody(r: PortalRequest, account: Account, top: Html | '' = '', known?: readonly AccountKey[]) {
+async function mainBody(r: DashboardRequest, account: Account, top: Html | '' = '', known?: readonly AccountKey[]) {
   const now = r.services.now();
   const keys = known ?? (await listKeys(r.services.store, account));
   const blocked = needsPredictionPro(r, account);
@@ -155,7 +155,7 @@ ${blocked ? '' : createForm(r, keys.length)}`;
 }
 
 /** The page before a revocation or rotation: what happens, and the one button that does it. */
-async function confirmation(r: PortalRequest, account: Account, id: string, what: 'revoke' | 'rotate'): Promise<PortalAnswer> {
+async function confirmation(r: DashboardRequest, account: Account, id: string, what: 'revoke' | 'rotate'): Promise<DashboardAnswer> {
   const keys = await listKeys(r.services.store, account);
   const key = keys.find((k) => k.id === id);
   if (!key || keyState(key, r.services.now()) !== 'live') {
@@ -181,7 +181,7 @@ ${postForm(
   return { html: r.render(what === 'revoke' ? 'Revoke API key' : 'Rotate API key', body, { section: 'keys' }) };
 }
 
-export const keysPage: PortalPage = {
+export const keysPage: DashboardPage = {
   path: 'keys',
   signedIn: true,
   async get(r, shown) {
@@ -199,7 +199,7 @@ export const keysPage: PortalPage = {
     const now = r.services.now();
     const scope = accountScope(account.id);
     /** The new key, shown once; `keys` the account's keys before it, when this request read them. */
-    const shownOnce = async (issued: IssuedKey, notice: string, keys?: readonly AccountKey[]): Promise<PortalAnswer> => {
+    const shownOnce = async (issued: IssuedKey, notice: string, keys?: readonly AccountKey[]): Promise<DashboardAnswer> => {
       r.form = new URLSearchParams(); // the create form starts empty again
       const after = keys && [...keys, { ...issued.record, lastUsedAt: null }];
       return { html: r.render('API keys', await mainBody(r, account, newKeyPanel(r, issued), after), { notice, section: 'keys' }), status: 201 };

@@ -3,12 +3,12 @@
  * with a link from `accounts invite`), `closed`. Whether the address was free is never said: the
  * same page follows either way, and the owner of a taken address gets a mail when SMTP is set.
  */
-import { PASSWORD_LENGTH } from '../../accounts/index.js';
+import { PASSWORD_LENGTH } from '../../dashboard-accounts/index.js';
 import { html } from '../html.js';
 import { csrfField } from '../layout.js';
-import type { PortalPage } from '../portal-handler.js';
+import type { DashboardPage } from '../dashboard-handler.js';
 
-export const signUpPage: PortalPage = {
+export const signUpPage: DashboardPage = {
   path: 'sign-up',
   signedIn: false,
   async get(r, shown) {

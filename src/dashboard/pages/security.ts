@@ -3,11 +3,11 @@
  * as text and as a QR code; the recovery codes once), email confirmation, the person's live
  * sessions (end one, end all others), and the account's activity log.
  */
-import { PASSWORD_LENGTH } from '../../accounts/index.js';
+import { PASSWORD_LENGTH } from '../../dashboard-accounts/index.js';
 import { isoOrNull } from '../../domain/time.js';
 import { type Html, html, trusted } from '../html.js';
 import { csrfField } from '../layout.js';
-import type { PortalAnswer, PortalPage, PortalRequest } from '../portal-handler.js';
+import type { DashboardAnswer, DashboardPage, DashboardRequest } from '../dashboard-handler.js';
 
 const NOTICES: Record<string, string> = {
   password: 'Your password is changed; every other session has ended.',
@@ -25,7 +25,7 @@ function browserOf(userAgent: string): string {
   return found ? found[0] : userAgent.slice(0, 40) || 'unknown';
 }
 
-async function render(r: PortalRequest, shown?: { error?: string; status?: number }, extra?: Html, notice?: string): Promise<PortalAnswer> {
+async function render(r: DashboardRequest, shown?: { error?: string; status?: number }, extra?: Html, notice?: string): Promise<DashboardAnswer> {
   const session = r.session!;
   const { accounts, sessions, store } = r.services;
   const user = await accounts.user(session);
@@ -102,7 +102,7 @@ ${activity.map((e) => html`<tr><td>${when(e.at)}</td><td>${e.kind.replaceAll('_'
   };
 }
 
-export const securityPage: PortalPage = {
+export const securityPage: DashboardPage = {
   path: 'security',
   signedIn: true,
   get: (r, shown) => render(r, shown),

@@ -23,7 +23,7 @@ import {
 } from '../../webhooks/endpoints.js';
 import { type Html, html } from '../html.js';
 import { postButton, postForm, secretField, stackedCell, stackedTableHead } from '../layout.js';
-import type { PortalAnswer, PortalPage, PortalRequest } from '../portal-handler.js';
+import type { DashboardAnswer, DashboardPage, DashboardRequest } from '../dashboard-handler.js';
 import { actorOf, noticeOf, signedInAccount, timeCell, utcText } from './signed-in-account.js';
 import { accountScope } from '../../domain/scope.js';
 
@@ -40,12 +40,12 @@ const NOTICES: Record<string, string> = {
 };
 
 /** A POST button with its action; `label` names it where its visible text alone would be ambiguous. */
-const actionButton = (r: PortalRequest, fields: Record<string, string>, text: string, label?: string, kind = 'secondary') =>
+const actionButton = (r: DashboardRequest, fields: Record<string, string>, text: string, label?: string, kind = 'secondary') =>
   postButton(PATH, r.session!.csrfToken, fields, text, { ...(label ? { label } : {}), kind });
 
 const stateOf = (e: WebhookEndpoint) => (e.disabledAt === null ? 'Yes' : `No, since ${new Date(e.disabledAt).toISOString()}: ${e.disabledReason}`);
 
-function endpointTable(r: PortalRequest, endpoints: readonly WebhookEndpoint[]) {
+function endpointTable(r: DashboardRequest, endpoints: readonly WebhookEndpoint[]) {
   if (endpoints.length === 0) return html`<p>No endpoints yet.</p>`;
   return html`
 ${stackedTableHead('endpoints-caption', 'Webhook endpoints', ['URL', 'Events', 'Enabled', 'Created', 'Actions'])}
@@ -68,7 +68,7 @@ ${e.disabledAt === null ? actionButton(r, { action: 'disable', id: e.id }, 'Disa
 </table>`;
 }
 
-function deliveryTable(r: PortalRequest, deliveries: readonly WebhookDelivery[], urls: ReadonlyMap<string, string>) {
+function deliveryTable(r: DashboardRequest, deliveries: readonly WebhookDelivery[], urls: ReadonlyMap<string, string>) {
   if (deliveries.length === 0) return html`<h2>Deliveries</h2><p>No deliveries yet: send a test webhook to see one.</p>`;
   const answerOf = (d: WebhookDelivery) => [d.lastStatus === null ? '' : `HTTP ${d.lastStatus}`, d.lastError ?? ''].filter(Boolean).join(': ') || '—';
   return html`
@@ -92,7 +92,7 @@ ${deliveries.map(
  * form saw (`after`, its creation time; endpoints can be deleted, so no count would do). A form
  * without `after` (a script's POST) is not checked.
  */
-async function addedByThisForm(r: PortalRequest, account: Account): Promise<WebhookEndpoint | undefined> {
+async function addedByThisForm(r: DashboardRequest, account: Account): Promise<WebhookEndpoint | undefined> {
   const after = r.form.get('after') ?? '';
   const raw = r.form.get('url') ?? '';
   if (!/^\d{1,15}$/.test(after) || !URL.canParse(raw)) return undefined;
@@ -100,7 +100,7 @@ async function addedByThisForm(r: PortalRequest, account: Account): Promise<Webh
   return (await r.services.webhooks.repo.listEndpoints(accountScope(account.id))).find((e) => e.url === url && e.createdAt > Number(after));
 }
 
-function alreadyAdded(r: PortalRequest, endpoint: WebhookEndpoint): Promise<PortalAnswer> {
+function alreadyAdded(r: DashboardRequest, endpoint: WebhookEndpoint): Promise<DashboardAnswer> {
   r.form = new URLSearchParams();
   const error = `This form already added the endpoint ${endpoint.url} at ${utcText(endpoint.createdAt)}, and showed its signing secret in the answer to that request, once. No other endpoint was added. If you did not copy the secret, rotate it.`;
   return webhooksPage.get(r, { error, status: 409 });
@@ -113,18 +113,18 @@ function alreadyAdded(r: PortalRequest, endpoint: WebhookEndpoint): Promise<Port
  * (`RotatedSince`): rotating again would replace the secret just shown and stop the one the
  * receiver still has from signing at once. A form without it (a script's POST) is not checked.
  */
-function rotationSeen(r: PortalRequest): number | undefined {
+function rotationSeen(r: DashboardRequest): number | undefined {
   const seen = r.form.get('rotated') ?? '';
   return /^\d{1,15}$/.test(seen) ? Number(seen) : undefined;
 }
 
-function alreadyRotated(r: PortalRequest, endpoint: WebhookEndpoint): Promise<PortalAnswer> {
+function alreadyRotated(r: DashboardRequest, endpoint: WebhookEndpoint): Promise<DashboardAnswer> {
   r.form = new URLSearchParams();
   const error = `The signing secret of ${endpoint.url} was rotated after this form was shown, and the new secret was shown in the answer to that request, once. It was not rotated again. If you did not copy it, rotate it again from the table below.`;
   return webhooksPage.get(r, { error, status: 409 });
 }
 
-function addForm(r: PortalRequest, newest: number) {
+function addForm(r: DashboardRequest, newest: number) {
   const chosen = new Set(r.form.getAll('events'));
   return html`
 <h2>Add an endpoint</h2>
@@ -164,7 +164,7 @@ function notEnterprise(account: Account) {
 <p>To upgrade, ask the operator of this gateway to move the account to the Enterprise market-data plan.</p>`;
 }
 
-async function mainBody(r: PortalRequest, account: Account, top: Html | '' = '') {
+async function mainBody(r: DashboardRequest, account: Account, top: Html | '' = '') {
   const scope = accountScope(account.id);
   const endpoints = await r.services.webhooks.repo.listEndpoints(scope);
   const lists = await Promise.all(endpoints.map((e) => listDeliveries(r.services.webhooks, e.id, DELIVERIES_SHOWN, scope)));
@@ -178,7 +178,7 @@ ${deliveryTable(r, deliveries, new Map(endpoints.map((e) => [e.id, e.url])))}
 ${addForm(r, Math.max(0, ...endpoints.map((e) => e.createdAt)))}`;
 }
 
-async function confirmDelete(r: PortalRequest, account: Account, id: string): Promise<PortalAnswer> {
+async function confirmDelete(r: DashboardRequest, account: Account, id: string): Promise<DashboardAnswer> {
   const endpoint = await r.services.webhooks.repo.findEndpoint(id, accountScope(account.id));
   if (!endpoint) {
     const body = html`<p><a href="${PATH}">Back to webhooks</a></p>`;
@@ -191,7 +191,7 @@ ${actionButton(r, { action: 'delete', id: endpoint.id }, 'Delete endpoint', unde
   return { html: r.render('Delete webhook endpoint', body, { section: 'webhooks' }) };
 }
 
-export const webhooksPage: PortalPage = {
+export const webhooksPage: DashboardPage = {
   path: 'webhooks',
   signedIn: true,
   async get(r, shown) {
@@ -209,7 +209,7 @@ export const webhooksPage: PortalPage = {
     const now = r.services.now();
     const id = r.form.get('id') ?? '';
     const change = { scope: accountScope(account.id), actor: actorOf(r) };
-    const withSecret = async (made: { endpoint: WebhookEndpoint; secret: string }, rotated: boolean, notice: string): Promise<PortalAnswer> => {
+    const withSecret = async (made: { endpoint: WebhookEndpoint; secret: string }, rotated: boolean, notice: string): Promise<DashboardAnswer> => {
       r.form = new URLSearchParams(); // the add form starts empty again
       const body = await mainBody(r, account, secretPanel(made.endpoint, made.secret, rotated));
       return { html: r.render('Webhooks', body, { notice, section: 'webhooks' }) };

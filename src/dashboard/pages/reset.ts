@@ -3,12 +3,12 @@
  * has an account); without it, the operator gives a one-time link (`accounts reset-link`). The link
  * opens a form for the new password; using it ends every session of the account.
  */
-import { PASSWORD_LENGTH } from '../../accounts/index.js';
+import { PASSWORD_LENGTH } from '../../dashboard-accounts/index.js';
 import { html } from '../html.js';
 import { csrfField } from '../layout.js';
-import type { PortalPage } from '../portal-handler.js';
+import type { DashboardPage } from '../dashboard-handler.js';
 
-export const resetPage: PortalPage = {
+export const resetPage: DashboardPage = {
   path: 'reset',
   signedIn: false,
   async get(r, shown) {
@@ -56,7 +56,7 @@ ${csrfField(r.formToken)}
   },
 };
 
-export const verifyPage: PortalPage = {
+export const verifyPage: DashboardPage = {
   path: 'verify',
   signedIn: false,
   async get(r) {

@@ -1,11 +1,11 @@
 /** What the dashboard's pages use: the sign-in rules and sessions, the store, and the rules of keys, alerts and webhooks. */
-import type { DashboardAccounts, SessionService } from '../accounts/index.js';
+import type { DashboardAccounts, SessionService } from '../dashboard-accounts/index.js';
 import type { QuotaService } from '../quota/index.js';
 import type { AccountAlerts } from '../readmodel/account-alerts.js';
 import type { Store } from '../store/index.js';
 import type { WebhookManagement } from '../webhooks/endpoints.js';
 
-export interface PortalServices {
+export interface DashboardServices {
   accounts: DashboardAccounts;
   sessions: SessionService;
   store: Store;

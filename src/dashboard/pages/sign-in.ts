@@ -5,9 +5,9 @@
  */
 import { html } from '../html.js';
 import { csrfField } from '../layout.js';
-import type { PortalPage, PortalRequest } from '../portal-handler.js';
+import type { DashboardPage, DashboardRequest } from '../dashboard-handler.js';
 
-const passwordForm = (r: PortalRequest, email = '') => html`
+const passwordForm = (r: DashboardRequest, email = '') => html`
 <form method="post" action="/account/sign-in">
 ${csrfField(r.formToken)}
 <label for="email">Email</label>
@@ -19,7 +19,7 @@ ${csrfField(r.formToken)}
 <p>No account yet? <a href="/account/sign-up">Create account</a>.</p>
 <p><a href="/account/reset">Forgot your password?</a></p>`;
 
-const codeForm = (r: PortalRequest) => html`
+const codeForm = (r: DashboardRequest) => html`
 <p>Two-factor sign-in is on for this account: enter the code from your authenticator app, or one of your recovery codes.</p>
 <form method="post" action="/account/sign-in">
 ${csrfField(r.pending!.csrfToken)}
@@ -36,7 +36,7 @@ const NOTICES: Record<string, string> = {
   reset: 'Your password is changed: sign in with the new one.',
 };
 
-export const signInPage: PortalPage = {
+export const signInPage: DashboardPage = {
   path: 'sign-in',
   signedIn: false,
   async get(r, shown) {
@@ -57,7 +57,7 @@ export const signInPage: PortalPage = {
   },
 };
 
-export const signOutPage: PortalPage = {
+export const signOutPage: DashboardPage = {
   path: 'sign-out',
   signedIn: false,
   async get() {

@@ -10,7 +10,7 @@ import { DAY_MS, utcDate } from '../../domain/time.js';
 import type { WindowCount } from '../../quota/quota-service.js';
 import { type Html, html } from '../html.js';
 import { PRODUCT } from '../layout.js';
-import type { PortalPage, PortalRequest } from '../portal-handler.js';
+import type { DashboardPage, DashboardRequest } from '../dashboard-handler.js';
 import { signedInAccount } from './signed-in-account.js';
 
 /** How many days the page shows, today included. */
@@ -42,7 +42,7 @@ function meter(title: string, window: string, count: WindowCount | undefined) {
 </div>`;
 }
 
-async function quotaTable(r: PortalRequest, account: Account) {
+async function quotaTable(r: DashboardRequest, account: Account) {
   const now = r.services.now();
   const products = await Promise.all(
     PRODUCTS.map(async ({ product, title, planOf }) => {
@@ -91,7 +91,7 @@ interface UsageRows {
 }
 
 /** The last DAYS_SHOWN days of the account's usage records: every day (zero where nothing was counted) and every route. */
-async function usageOf(r: PortalRequest, account: Account): Promise<UsageRows> {
+async function usageOf(r: DashboardRequest, account: Account): Promise<UsageRows> {
   const now = r.services.now();
   const dates = Array.from({ length: DAYS_SHOWN }, (_, i) => utcDate(now - (DAYS_SHOWN - 1 - i) * DAY_MS));
   const perDay = new Map(dates.map((d) => [d, 0]));
@@ -199,7 +199,7 @@ function routeTable(routes: UsageRows['routes']) {
 </table>`;
 }
 
-export const usagePage: PortalPage = {
+export const usagePage: DashboardPage = {
   path: 'usage',
   signedIn: true,
   async get(r) {
@@ -219,7 +219,7 @@ ${dayTable(usage.days)}
 };
 
 /** The same 30 days as CSV, one line per day and route. */
-export const usageCsvPage: PortalPage = {
+export const usageCsvPage: DashboardPage = {
   path: 'usage.csv',
   signedIn: true,
   async get(r) {

@@ -10,7 +10,7 @@ import { ALERT_KINDS, ALERT_STATUSES, type Account, type AlertKind, type AlertSt
 import { invalid } from '../../domain/errors.js';
 import { html } from '../html.js';
 import { distinctNames, postButton, postForm } from '../layout.js';
-import type { PortalPage, PortalRequest } from '../portal-handler.js';
+import type { DashboardPage, DashboardRequest } from '../dashboard-handler.js';
 import { noticeOf, signedInAccount, timeCell } from './signed-in-account.js';
 
 const PATH = '/account/alerts';
@@ -48,7 +48,7 @@ const NOTICES: Record<string, string> = {
 };
 
 /** The status filter of the query string, as the REST route reads `?status=`: none, or one of ALERT_STATUSES. */
-function statusFilter(r: PortalRequest): { status: AlertStatus | undefined } | { error: string } {
+function statusFilter(r: DashboardRequest): { status: AlertStatus | undefined } | { error: string } {
   const raw = r.url.searchParams.get('status');
   if (raw === null || raw === '' || raw === 'all') return { status: undefined };
   if ((ALERT_STATUSES as readonly string[]).includes(raw)) return { status: raw as AlertStatus };
@@ -63,7 +63,7 @@ const cancelNames = (alerts: readonly PriceAlert[]) =>
     (a) => `Cancel alert on ${a.symbol} ${CONDITIONS[a.kind].words(a)}`,
   );
 
-function alertTable(r: PortalRequest, alerts: readonly PriceAlert[]) {
+function alertTable(r: DashboardRequest, alerts: readonly PriceAlert[]) {
   const names = cancelNames(alerts.filter((a) => a.status === 'active'));
   return html`
 <table>
@@ -92,7 +92,7 @@ ${ALERT_STATUSES.map((s) => html`<option value="${s}"${current === s ? html` sel
 </form>`;
 }
 
-async function createForm(r: PortalRequest) {
+async function createForm(r: DashboardRequest) {
   const markets = await r.services.store.markets.listMarkets();
   const kind = r.form.get('kind') ?? 'price_above';
   const signal = r.form.get('signal') ?? '';
@@ -132,7 +132,7 @@ function upgradeBody(account: Account) {
 /** A number from the form; anything else becomes NaN, which the rule refuses with its own message. */
 const thresholdOf = (raw: string | null) => (raw === null || raw.trim() === '' ? null : Number(raw.trim()));
 
-export const alertsPage: PortalPage = {
+export const alertsPage: DashboardPage = {
   path: 'alerts',
   signedIn: true,
   async get(r, shown) {

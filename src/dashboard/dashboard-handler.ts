@@ -10,21 +10,21 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import getRawBody from 'raw-body';
-import type { ClientInfo, LiveSession } from '../accounts/index.js';
+import type { ClientInfo, LiveSession } from '../dashboard-accounts/index.js';
 import type { Variant } from '../domain/variant.js';
 import type { Classify } from '../edge/classify.js';
 import { ApiError, badRequest } from '../domain/refusal.js';
 import { FORM_COOKIE, readCookie, SESSION_COOKIE, setCookie } from './cookies.js';
 import { crossSiteReason, ownOrigin } from './cross-site.js';
 import { type Html, html } from './html.js';
-import { page, PORTAL_CSP, type Section } from './layout.js';
+import { page, DASHBOARD_CSP, type Section } from './layout.js';
 import { newFormToken, sameToken } from './form-token.js';
-import type { PortalServices } from './services.js';
+import type { DashboardServices } from './services.js';
 
-export const PORTAL_PATH = '/account';
+export const DASHBOARD_PATH = '/account';
 
 /** What a page handler sees of a request. */
-export interface PortalRequest {
+export interface DashboardRequest {
   req: IncomingMessage;
   res: ServerResponse;
   url: URL;
@@ -39,7 +39,7 @@ export interface PortalRequest {
   formToken: string;
   /** Where links point: PORTAL_PUBLIC_URL, else this request's origin. */
   base: string;
-  services: PortalServices;
+  services: DashboardServices;
   variant: Variant;
   /** Sets the session cookie (sign-in, a new id after a password change). */
   setSession(token: string): void;
@@ -47,36 +47,36 @@ export interface PortalRequest {
   render(title: string, body: Html, extra?: { notice?: string | undefined; error?: string | undefined; section?: Section }): Html;
 }
 
-export type PortalAnswer =
+export type DashboardAnswer =
   | { html: Html; status?: number; headers?: Record<string, string> }
   | { redirect: string }
   | { body: string; type: string; filename?: string };
 
-export interface PortalPage {
+export interface DashboardPage {
   /** Under /account: `sign-in`, `keys`. */
   path: string;
   /** Only for a signed-in session (others are sent to sign in). */
   signedIn: boolean;
-  get(request: PortalRequest, shown?: { error?: string; status?: number }): Promise<PortalAnswer>;
-  post?(request: PortalRequest): Promise<PortalAnswer>;
+  get(request: DashboardRequest, shown?: { error?: string; status?: number }): Promise<DashboardAnswer>;
+  post?(request: DashboardRequest): Promise<DashboardAnswer>;
 }
 
-const ASSETS: Record<string, string> = { 'portal.css': 'text/css; charset=utf-8', 'portal.js': 'text/javascript; charset=utf-8' };
+const ASSETS: Record<string, string> = { 'dashboard.css': 'text/css; charset=utf-8', 'dashboard.js': 'text/javascript; charset=utf-8' };
 /** Forms are small; anything larger is not one of ours. */
 const MAX_FORM_BYTES = 64 * 1024;
 
-interface PortalOptions {
+interface DashboardOptions {
   variant: Variant;
-  pages: readonly PortalPage[];
-  services: PortalServices;
+  pages: readonly DashboardPage[];
+  services: DashboardServices;
   classify: Classify;
 }
 
-/** public/portal from src/portal (tsx, tests) and from dist/src/portal (the build). */
+/** public/dashboard from src/dashboard (tsx, tests) and from dist/src/dashboard (the build). */
 function assetDir(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const fromDist = path.resolve(here, '../../../public/portal');
-  return fs.existsSync(fromDist) ? fromDist : path.resolve(here, '../../public/portal');
+  const fromDist = path.resolve(here, '../../../public/dashboard');
+  return fs.existsSync(fromDist) ? fromDist : path.resolve(here, '../../public/dashboard');
 }
 
 /** The dashboard's files (its stylesheet and script), read once. */
@@ -85,7 +85,7 @@ function loadAssets(): Map<string, { type: string; body: Buffer }> {
   return new Map(Object.entries(ASSETS).map(([name, type]) => [name, { type, body: fs.readFileSync(path.join(dir, name)) }]));
 }
 
-function send(res: ServerResponse, answer: PortalAnswer): void {
+function send(res: ServerResponse, answer: DashboardAnswer): void {
   res.setHeader('Cache-Control', 'no-store');
   if ('redirect' in answer) {
     res.statusCode = 303;
@@ -96,7 +96,7 @@ function send(res: ServerResponse, answer: PortalAnswer): void {
   if ('html' in answer) {
     for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
     res.statusCode = answer.status ?? 200;
-    res.setHeader('Content-Security-Policy', PORTAL_CSP);
+    res.setHeader('Content-Security-Policy', DASHBOARD_CSP);
     // Forms post with their real Origin (no-referrer, the listeners' default, makes browsers send `Origin: null`).
     res.setHeader('Referrer-Policy', 'same-origin');
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
@@ -119,7 +119,7 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
 }
 
 /** A refusal before any page runs: the reason, its status, a way back. */
-function refusal(request: PortalRequest, status: number, message: string): PortalAnswer {
+function refusal(request: DashboardRequest, status: number, message: string): DashboardAnswer {
   return { html: request.render('Request refused', html`<p>${message}</p><p><a href="/account">Back to your account</a></p>`), status };
 }
 
@@ -128,7 +128,7 @@ function refusal(request: PortalRequest, status: number, message: string): Porta
  * session's, or for a signed-out form the form cookie's: a session may have ended since the page
  * was shown). The form is read into the request; a refusal is returned.
  */
-async function refusedWrite(request: PortalRequest, target: PortalPage, formToken: string): Promise<PortalAnswer | undefined> {
+async function refusedWrite(request: DashboardRequest, target: DashboardPage, formToken: string): Promise<DashboardAnswer | undefined> {
   const crossSite = crossSiteReason(request.req, request.services.publicUrl);
   if (crossSite) return refusal(request, 403, `Refused: this request came from another site (${crossSite}).`);
   request.form = await readForm(request.req);
@@ -141,13 +141,13 @@ async function refusedWrite(request: PortalRequest, target: PortalPage, formToke
 }
 
 /** What a page handler sees of a request, around the session it belongs to. */
-function portalRequest(
-  options: PortalOptions,
+function dashboardRequest(
+  options: DashboardOptions,
   exchange: { req: IncomingMessage; res: ServerResponse; url: URL },
   session: LiveSession | undefined,
   formToken: string,
   secure: boolean,
-): PortalRequest {
+): DashboardRequest {
   const { services, variant } = options;
   const { req, res } = exchange;
   const signedIn = session?.stage === 'signed_in' ? session : undefined;
@@ -181,7 +181,7 @@ function portalRequest(
  * a page); the handler itself answers the rest of /account (its root, a trailing slash, its files,
  * a page that does not exist).
  */
-export function createPortalHandler(options: PortalOptions) {
+export function createDashboardHandler(options: DashboardOptions) {
   const { services } = options;
   const pages = new Map(options.pages.map((p) => [p.path, p]));
   const assets = loadAssets();
@@ -196,9 +196,9 @@ export function createPortalHandler(options: PortalOptions) {
   }
 
   /** A request for `target` (found by the listener's table), or for whatever else is under /account. */
-  async function handle(target: PortalPage | undefined, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(target: DashboardPage | undefined, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://dashboard');
-    const rest = target ? target.path : url.pathname.slice(PORTAL_PATH.length).replace(/^\/+/, '').replace(/\/+$/, '');
+    const rest = target ? target.path : url.pathname.slice(DASHBOARD_PATH.length).replace(/^\/+/, '').replace(/\/+$/, '');
     if (!target && rest.startsWith('assets/')) return serveAsset(req, res, rest.slice('assets/'.length));
 
     const session = await services.sessions.resolve(readCookie(req, SESSION_COOKIE));
@@ -207,10 +207,10 @@ export function createPortalHandler(options: PortalOptions) {
       formToken = newFormToken();
       setCookie(res, FORM_COOKIE, formToken, { secure });
     }
-    const request = portalRequest(options, { req, res, url }, session, formToken, secure);
+    const request = dashboardRequest(options, { req, res, url }, session, formToken, secure);
     const found = target ?? pages.get(rest === '' ? (request.session ? 'keys' : 'sign-in') : rest);
     if (!found) return send(res, refusal(request, 404, `There is no page /account/${rest}.`));
-    if (found.signedIn && !request.session) return send(res, { redirect: `${PORTAL_PATH}/sign-in` });
+    if (found.signedIn && !request.session) return send(res, { redirect: `${DASHBOARD_PATH}/sign-in` });
     if (req.method === 'GET' || req.method === 'HEAD') return send(res, await answerOf(found, request, () => found.get(request)));
     if (req.method !== 'POST' || !found.post) {
       res.setHeader('Allow', found.post ? 'GET, HEAD, POST' : 'GET, HEAD');
@@ -222,7 +222,7 @@ export function createPortalHandler(options: PortalOptions) {
   }
 
   /** Runs a page; a refusal (a domain error, the sign-in throttle) is shown on the page's own form with its status and headers. */
-  async function answerOf(target: PortalPage, request: PortalRequest, run: () => Promise<PortalAnswer>): Promise<PortalAnswer> {
+  async function answerOf(target: DashboardPage, request: DashboardRequest, run: () => Promise<DashboardAnswer>): Promise<DashboardAnswer> {
     try {
       return await run();
     } catch (error) {
@@ -235,6 +235,6 @@ export function createPortalHandler(options: PortalOptions) {
 
   return Object.assign(handle.bind(undefined, undefined), {
     /** Each page's handler, by its full path (`/account/keys`). */
-    pages: new Map(options.pages.map((p) => [`${PORTAL_PATH}/${p.path}`, handle.bind(undefined, p)])),
+    pages: new Map(options.pages.map((p) => [`${DASHBOARD_PATH}/${p.path}`, handle.bind(undefined, p)])),
   });
 }
