@@ -1,0 +1,51 @@
+/**
+ * The sign-in throttle per client address (src/dashboard-accounts/sign-in-throttle.ts): 100 failures from one
+ * address within 15 minutes block it for every email, a right password included, while another
+ * address still may try; with Redis, instances sharing it share the count, so spreading the guesses
+ * over several instances gains nothing.
+ */
+import { Redis } from 'ioredis';
+import { createSignInThrottle, SIGN_IN_LIMITS, type SignInThrottle } from '../../../src/dashboard-accounts/sign-in-throttle.js';
+import { randomBase62 } from '../../../src/domain/ids.js';
+import { gated } from '../../support/gates.js';
+import { SHARED_REDIS_URL } from '../../support/redis.js';
+
+/** An address and emails of this run alone (the shared Redis keeps its counts for 15 minutes). */
+const run = randomBase62(8);
+const address = (n: number) => `198.51.100.${n}-${run}`;
+const email = (n: number) => `guess-${n}-${run}@example.com`;
+
+/** `failures` failed sign-ins from `from`, each for another email, spread over the throttles in turn. */
+async function failFrom(throttles: SignInThrottle[], from: string, failures: number): Promise<void> {
+  for (let i = 0; i < failures; i++) await throttles[i % throttles.length]!.failed(email(i), from);
+}
+
+it('in memory: the 100th failure from an address blocks it for any email, for up to 15 minutes; another address may still try', async () => {
+  const throttle = createSignInThrottle();
+  await failFrom([throttle], address(1), SIGN_IN_LIMITS.perAddress - 1);
+  expect(await throttle.waitSeconds(email(1_000), address(1))).toBe(0); // 99: one more try
+  await failFrom([throttle], address(1), 1);
+  const wait = await throttle.waitSeconds(email(1_000), address(1)); // a fresh email, the same address
+  expect(wait).toBeGreaterThan(0);
+  expect(wait).toBeLessThanOrEqual(SIGN_IN_LIMITS.windowSeconds);
+  expect(await throttle.waitSeconds(email(1_000), address(2))).toBe(0);
+  // A success forgets the email's failures, not the address's.
+  await throttle.succeeded(email(0));
+  expect(await throttle.waitSeconds(email(0), address(1))).toBeGreaterThan(0);
+});
+
+gated('redis')('through Redis: failures spread over three instances add up to one count per address', async () => {
+  const clients = [new Redis(SHARED_REDIS_URL), new Redis(SHARED_REDIS_URL), new Redis(SHARED_REDIS_URL)];
+  try {
+    const instances = clients.map((client) => createSignInThrottle(client));
+    await failFrom(instances, address(3), SIGN_IN_LIMITS.perAddress);
+    // Each instance saw a third of them, and each refuses the address.
+    for (const instance of instances) expect(await instance.waitSeconds(email(2_000), address(3))).toBeGreaterThan(0);
+    expect(await instances[0]!.waitSeconds(email(2_000), address(4))).toBe(0);
+    // Per email too: ten failures over two instances block the email on a third.
+    for (let i = 0; i < SIGN_IN_LIMITS.perEmail; i++) await instances[i % 2]!.failed(email(3_000), address(10 + i));
+    expect(await instances[2]!.waitSeconds(email(3_000), address(99))).toBeGreaterThan(0);
+  } finally {
+    for (const client of clients) client.disconnect();
+  }
+});

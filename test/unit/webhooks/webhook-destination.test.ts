@@ -1,0 +1,109 @@
+/**
+ * Where webhooks may go. Every refused range is checked on the classification itself (no socket
+ * opened to anything but loopback); the connect-time refusal is checked with names and forms that
+ * resolve to loopback, against a loopback receiver that must never see a request.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { checkWebhookUrl, createConnectAgents, type DestinationPolicy, parseAllowedNetworks } from '../../../src/webhooks/destination.js';
+import { sendAttempt } from '../../../src/webhooks/send.js';
+import { gatedDescribe } from '../../support/gates.js';
+
+const strict: DestinationPolicy = { allowHttp: false, allowedNetworks: [] };
+const reasonOf = (url: string, policy = strict) => {
+  const check = checkWebhookUrl(url, policy);
+  return check.ok ? undefined : check.reason;
+};
+
+it.each([
+  ['loopback', 'https://127.0.0.1/hook', /loopback/],
+  ['loopback, short form', 'https://127.1/hook', /loopback/],
+  ['loopback, hexadecimal', 'https://0x7f000001/hook', /loopback/],
+  ['private 10/8', 'https://10.1.2.3/hook', /private/],
+  ['private 172.16/12', 'https://172.16.0.1/hook', /private/],
+  ['private 192.168/16', 'https://192.168.1.10/hook', /private/],
+  ['cloud metadata', 'https://169.254.169.254/latest/meta-data', /linkLocal/],
+  ['carrier-grade NAT', 'https://100.64.0.1/hook', /carrierGradeNat/],
+  ['unspecified', 'https://0.0.0.0/hook', /unspecified/],
+  ['multicast', 'https://224.0.0.1/hook', /multicast/],
+  ['IPv6 loopback', 'https://[::1]/hook', /loopback/],
+  ['IPv6 unique-local', 'https://[fc00::1]/hook', /uniqueLocal/],
+  ['IPv6 link-local', 'https://[fe80::1]/hook', /linkLocal/],
+  ['IPv6 multicast', 'https://[ff02::1]/hook', /multicast/],
+  ['IPv6 unspecified', 'https://[::]/hook', /unspecified/],
+  ['IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]/hook', /ipv4Mapped/],
+  ['IPv4-mapped private', 'https://[::ffff:10.0.0.1]/hook', /ipv4Mapped/],
+  ['localhost by name', 'https://localhost/hook', /this machine/],
+  ['a *.localhost name', 'https://api.localhost/hook', /this machine/],
+  ['plain http', 'http://example.com/hook', /must be https/],
+  ['credentials in the URL', 'https://user:secret@example.com/hook', /credentials/],
+  ['a non-web privileged port', 'https://example.com:22/hook', /port 22/],
+  ['not a URL', 'example.com/hook', /absolute URL/],
+  ['over 2 048 characters', `https://example.com/${'a'.repeat(2_100)}`, /longer than 2048/],
+])('refuses %s at registration', (_name, url, reason) => {
+  expect(reasonOf(url)).toMatch(reason);
+});
+
+it.each(['https://example.com/hooks/mgw', 'https://93.184.216.34/hook', 'https://hooks.example.com:8443/x', 'https://[2606:4700::1111]/hook'])(
+  'accepts %s',
+  (url) => {
+    expect(reasonOf(url)).toBeUndefined();
+  },
+);
+
+it('the operator may allow plain http and named networks', () => {
+  const local = parseAllowedNetworks('127.0.0.0/8, ::1/128');
+  expect(local).toEqual({ networks: ['127.0.0.0/8', '::1/128'] });
+  const policy: DestinationPolicy = { allowHttp: true, allowedNetworks: (local as { networks: string[] }).networks };
+  expect(reasonOf('http://127.0.0.1:9000/hook', policy)).toBeUndefined();
+  expect(reasonOf('http://localhost:9000/hook', policy)).toBeUndefined();
+  expect(reasonOf('http://[::1]:9000/hook', policy)).toBeUndefined();
+  expect(reasonOf('http://10.0.0.1/hook', policy)).toMatch(/private/); // only what is listed
+  expect(parseAllowedNetworks('10.0.0.0/33')).toEqual({ error: expect.stringMatching(/not a CIDR/) });
+});
+
+// The receiver listens on both families ('::'): that needs IPv6 (gates.ts).
+gatedDescribe('ipv6')('at connect time, on the resolved address', () => {
+  let receiver: http.Server;
+  let port: number;
+  let seen = 0;
+  beforeAll(async () => {
+    receiver = http.createServer((_req, res) => {
+      seen++;
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '::', resolve)); // both families, loopback included
+    port = (receiver.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise((resolve) => receiver.close(resolve)));
+
+  /** One delivery attempt as the worker makes it: through the filtering agents. */
+  async function post(url: URL, policy: DestinationPolicy) {
+    const agents = createConnectAgents(policy);
+    try {
+      return await sendAttempt({ url: url.href, body: '{}', headers: {} }, { agents, timeoutMs: 30_000, userAgent: 'test' });
+    } finally {
+      agents.destroy();
+    }
+  }
+
+  it.each(['localhost', '127.1', '0x7f000001', '[::1]', '[::ffff:127.0.0.1]'])(
+    'refuses %s when loopback is not allowed, before a byte is sent',
+    async (host) => {
+      const url = new URL(`http://${host}:${port}/hook`);
+      const before = seen;
+      expect(await post(url, { allowHttp: true, allowedNetworks: [] })).toEqual({
+        kind: 'failed',
+        error: expect.stringMatching(/^destination refused: .*not allowed/),
+      });
+      expect(seen).toBe(before);
+    },
+  );
+
+  it('connects where the operator allows loopback', async () => {
+    const policy: DestinationPolicy = { allowHttp: true, allowedNetworks: ['127.0.0.0/8', '::1/128'] };
+    expect(await post(new URL(`http://localhost:${port}/hook`), policy)).toMatchObject({ kind: 'answered', status: 200, response: 'ok' });
+    expect(await post(new URL(`http://127.1:${port}/hook`), policy)).toMatchObject({ kind: 'answered', status: 200 });
+    expect(await post(new URL(`http://[::1]:${port}/hook`), policy)).toMatchObject({ kind: 'answered', status: 200 });
+  });
+});
