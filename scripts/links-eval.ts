@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import { EVAL_LABELS, type EvalLabel, evaluate, type LabelledPair, type Overrule } from '../src/links/evaluate.js';
 import { marketTextFromJson } from '../src/links/market-json.js';
+import { parseArgs } from 'node:util';
 
 function readPairs(file: string): { pairs: LabelledPair[]; errors: string[] } {
   const pairs: LabelledPair[] = [];
@@ -27,11 +28,19 @@ function readPairs(file: string): { pairs: LabelledPair[]; errors: string[] } {
 }
 
 function main(argv: string[]): number {
-  const overruleAt = argv.indexOf('--overrule');
-  const overruleFile = overruleAt >= 0 ? argv[overruleAt + 1] : undefined;
-  const file = argv.find((arg, i) => !arg.startsWith('--') && !(overruleAt >= 0 && i === overruleAt + 1));
-  if (!file) {
-    process.stderr.write('usage: npm run links:eval -- FILE [--overrule FILE]\n');
+  const usage = 'usage: npm run links:eval -- FILE [--overrule FILE]\n';
+  let parsed: ReturnType<typeof parseArgs<{ options: { overrule: { type: 'string' } }; allowPositionals: true }>>;
+  try {
+    // Strict: a misspelt option (`--overrules`) is refused, not ignored.
+    parsed = parseArgs({ args: argv, options: { overrule: { type: 'string' } }, allowPositionals: true });
+  } catch (error) {
+    process.stderr.write(`links:eval: ${(error as Error).message}\n${usage}`);
+    return 2;
+  }
+  const overruleFile = parsed.values.overrule;
+  const [file, ...extra] = parsed.positionals;
+  if (!file || extra.length > 0) {
+    process.stderr.write(usage);
     return 2;
   }
   const { pairs, errors } = readPairs(file);
