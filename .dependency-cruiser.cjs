@@ -8,7 +8,8 @@
  *     -> transports (REST facades, /graphql over HTTP) -> http (listeners) -> composition (app, src/composition, cli, config)
  *
  * A module may import its own layer and the ones before it, never a later one, and no import
- * cycle is allowed anywhere. net, logging, cluster and deadline are leaves that import nothing of ours.
+ * cycle is allowed anywhere. net, logging, cluster, deadline and telemetry are leaves that import nothing of ours
+ * (logging may use telemetry, a leaf too: the trace ids on log lines).
  */
 const later = (...folders) => `^src/(${folders.join('|')})(/|\\.ts$)`;
 const SERVICES = ['upstream', 'ingest', 'alerts', 'brief', 'auth', 'dashboard-accounts', 'quota', 'usage', 'metrics', 'webhooks'];
@@ -26,9 +27,16 @@ module.exports = {
     {
       name: 'leaves-import-nothing-of-ours',
       severity: 'error',
-      comment: 'net, logging, cluster and deadline are used by many layers, so they stand on none.',
-      from: { path: '^src/(net|logging|cluster|deadline)/' },
-      to: { path: '^src/', pathNot: '^src/(net|logging|cluster|deadline)/' },
+      comment: 'net, logging, cluster, deadline and telemetry are used by many layers, so they stand on none.',
+      from: { path: '^src/(net|logging|cluster|deadline|telemetry)/' },
+      to: { path: '^src/', pathNot: '^src/(net|logging|cluster|deadline|telemetry)/' },
+    },
+    {
+      name: 'otel-sdk-only-through-telemetry',
+      severity: 'error',
+      comment: 'The OpenTelemetry SDK is loaded by src/telemetry/otel.ts alone, by a dynamic import when an OTLP endpoint is set.',
+      from: { path: '^src/', pathNot: '^src/telemetry/otel\\.ts$' },
+      to: { path: 'node_modules/@opentelemetry/(sdk-|exporter-|context-async-hooks|resources|core)', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'store-below-computation',

@@ -25,6 +25,10 @@ import { v8HeapOf } from './config/v8-heap.js';
 import { createLogger, consoleDestination, logsForPeople } from './logging/logger.js';
 import { listeningBlock } from './logging/listening-block.js';
 import { createMetrics } from './metrics/metrics.js';
+import { startTracing, tracingRequested } from './telemetry/tracing.js';
+
+/** How long a stop waits for the last spans to reach the collector. */
+const TRACES_FLUSH_MS = 2_000;
 
 /** `all`: HTTP and the background jobs (the embedded default); `http`: stateless API only; `worker`: jobs only. */
 export type { Role } from './config/deployment.js';
@@ -36,9 +40,11 @@ interface ServiceOptions {
 }
 
 export async function createService(config: Config, options: ServiceOptions = {}) {
-  const logger = options.logger ?? createLogger(config.logLevel, consoleDestination(config.logFormat));
+  const logger = options.logger ?? createLogger(config.logLevel, consoleDestination(config.logFormat), tracingRequested(config.otel));
   const now = options.now ?? Date.now;
   const role = options.role ?? 'all';
+  // Before the stores open (their queries are traced) and the listeners serve; off without an OTLP endpoint.
+  const traces = await startTracing(config.otel, (message) => logger.warn(message));
 
   const stores = await openStores(config, logger);
   const { store } = stores;
@@ -100,6 +106,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
       await access.stop();
       dashboard.close();
       await stores.close();
+      // The spans still queued go to the collector, within the stop's time; one that is down costs at most this.
+      await traces?.shutdown(TRACES_FLUSH_MS);
     },
   };
 }

@@ -6,6 +6,7 @@ import { TRUSTED_DOCUMENTS_MODES, type TrustedDocumentsMode } from '../graphql/c
 import { PlanLimitOverridesSchema, resolvePlanLimits, type PlanLimitTable } from '../quota/plans.js';
 import { type Deprecations, deprecationsSchema } from '../rest/deprecations.js';
 import { ROUTE_IDS } from '../rest/routes/by-variant.js';
+import type { OtelEnv } from '../telemetry/tracing.js';
 import { type DestinationPolicy, parseAllowedNetworks } from '../webhooks/destination.js';
 import { LIVE_SOURCES, parseFeeds, PREDICTION_SOURCES, type FeedSelection, type UpstreamSettings } from '../upstream/sources.js';
 
@@ -161,6 +162,8 @@ export interface Config {
     smtpFrom: string;
   };
   legacy: { deprecations: Deprecations; enforceSunset: boolean };
+  /** The OTEL_* variables (docs/observability.md): traces are on when they name an OTLP endpoint. */
+  otel: OtelEnv;
 }
 
 export class ConfigError extends Error {}
@@ -254,5 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpFrom: e.SMTP_FROM,
     },
     legacy: { deprecations: e.LEGACY_DEPRECATIONS ?? {}, enforceSunset: e.LEGACY_ENFORCE_SUNSET === '1' },
+    // OpenTelemetry's standard variables, read by src/telemetry as the specification defines them.
+    otel: Object.fromEntries(Object.entries(present).filter(([name]) => name.startsWith('OTEL_'))) as OtelEnv,
   };
 }

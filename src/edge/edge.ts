@@ -15,6 +15,7 @@ import type { Classify } from './classify.js';
 import { ApiError } from '../domain/refusal.js';
 import type { QuotaService } from '../quota/index.js';
 import { QuotaUnavailableError } from '../quota/redis-quota.js';
+import { type Attributes, tracing } from '../telemetry/tracing.js';
 import { storeDeadlineAfterAdmission, withinStoreDeadline } from '../deadline/request-deadline.js';
 
 /** What a target needs: a plan per product it reads; `open` when it reads no data (introspection), so no key is needed. */
@@ -146,6 +147,27 @@ function unauthorized(refusal: KeyRefusal | undefined, request: { keyInQuery?: b
 const upgradeHint = (upgradeUrl: string | undefined) =>
   upgradeUrl ? `get it at ${upgradeUrl}` : `ask the operator of this gateway to change the account's plan`;
 
+/**
+ * What the admission span says of an outcome: the key's id and its account's plan for the variant
+ * (never the key), the quota's outcome, and the refusal's status.
+ */
+function admissionAttributes(outcome: Outcome<unknown, unknown>, variant: Variant): Attributes {
+  if (!outcome.admitted) {
+    const status = outcome.error.status;
+    return { 'mgw.admission': 'refused', 'http.response.status_code': status, 'mgw.quota': status === 429 ? 'exceeded' : undefined };
+  }
+  const principal = outcome.principal;
+  const remaining = outcome.headers['X-RateLimit-Remaining'];
+  return {
+    'mgw.admission': 'admitted',
+    'mgw.key.id': principal?.keyId,
+    'mgw.account.id': principal?.account.id,
+    'mgw.plan': principal ? (variant === 'A' ? principal.account.marketDataPlan : principal.account.predictionPlan) : undefined,
+    'mgw.quota': principal ? 'allowed' : 'not metered',
+    'mgw.quota.remaining': remaining === undefined ? undefined : Number(remaining),
+  };
+}
+
 export function createEdge(options: EdgeOptions): Edge {
   const upgrade = upgradeHint(options.upgradeUrl);
   /** Step 4: one unit per product the request reads; the headers of the tightest window. */
@@ -216,7 +238,14 @@ export function createEdge(options: EdgeOptions): Edge {
     door: (entrance) => ({
       admit: (presented, input) => admit(entrance, presented, input),
       async serve(presented, input, answer) {
-        const outcome = await admit(entrance, presented, input);
+        const traced = tracing();
+        const outcome = traced
+          ? await traced.inSpan('admission', { 'mgw.transport': entrance.transport, 'mgw.variant': options.variant }, async (span) => {
+              const admitted = await admit(entrance, presented, input);
+              span.set(admissionAttributes(admitted, options.variant));
+              return admitted;
+            })
+          : await admit(entrance, presented, input);
         // Most admissions read memory and set no deadline: nothing to enter.
         if (!outcome.admitted || outcome.storeDeadline === undefined) return answer(outcome, input);
         return withinStoreDeadline(outcome.storeDeadline, () => answer(outcome, input));

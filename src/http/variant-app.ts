@@ -19,6 +19,7 @@ import { loadOnce } from '../load-once.js';
 import { redactUrl } from '../logging/logger.js';
 import type { HttpMetrics } from '../metrics/http-metrics.js';
 import { sendJson } from '../rest/envelope.js';
+import { type Attributes, tracing } from '../telemetry/tracing.js';
 import { OPERATIONS_PATH } from '../rest/operation-documents.js';
 import { serveExplorer } from './explorer.js';
 import { whenFinished } from './response-finished.js';
@@ -111,7 +112,9 @@ export function createVariantApp(options: VariantAppOptions): GatewayApp {
     const seconds = (performance.now() - this[STARTED]!) / 1000;
     // Express, serving /docs, cuts its mount off req.url; originalUrl is the path the client asked for.
     const url = (this.req as { originalUrl?: string }).originalUrl ?? this.req.url ?? '/';
-    options.httpMetrics?.observe(variant, options.httpMetrics.routeOf(pathOf(url)), this.statusCode, seconds);
+    const route = options.httpMetrics?.routeOf(pathOf(url));
+    options.httpMetrics?.observe(variant, route!, this.statusCode, seconds);
+    tracing()?.endServer(this, route ?? 'other', this.statusCode);
     if (!logger.isLevelEnabled('info')) return;
     logger.info(
       {
@@ -126,12 +129,19 @@ export function createVariantApp(options: VariantAppOptions): GatewayApp {
     );
   }
 
-  /** Step 1: the stamp every answer carries, and its metrics and log line once it is sent. */
+  /**
+   * Step 1: the stamp every answer carries, and its metrics and log line once it is sent. Traced
+   * (OTEL_EXPORTER_OTLP_ENDPOINT set), it starts the request's server span and runs the other
+   * steps in its context; the span ends with the answer.
+   */
   const stamped: Step = (req, res) => {
     stamp(req, isHtmlPage(req), (name, value) => res.setHeader(name, value));
     (res as Timed)[STARTED] = performance.now();
     whenFinished(res, answered); // not res.on('finish'): see response-finished.ts
-    return false;
+    const traced = tracing();
+    if (!traced) return false;
+    traced.serve(req, res, serverSpanAttributes(req, variant), () => afterStamp.handle(req, res));
+    return true;
   };
 
   /** Step 2: limits node does not enforce itself. */
@@ -173,6 +183,8 @@ export function createVariantApp(options: VariantAppOptions): GatewayApp {
   };
 
   const pipeline = createPipeline({ variant, classify: options.classify, steps: [stamped, limits, routes] });
+  /** The steps after the stamp, which a traced request runs within its server span. */
+  const afterStamp = createPipeline({ variant, classify: options.classify, steps: [limits, routes] });
   const handle = pipeline.handle;
   const subscriptions = options.subscriptions;
   if (!subscriptions) return handle;
@@ -186,6 +198,19 @@ export function createVariantApp(options: VariantAppOptions): GatewayApp {
     },
     closeUpgraded: () => subscriptions.close(),
   });
+}
+
+/** What the server span says of a request from the start: never its query string (a key may be there). */
+function serverSpanAttributes(req: IncomingMessage, variant: Variant): Attributes {
+  return {
+    'http.request.method': req.method,
+    'url.path': redactUrl(pathOf(req.url ?? '/')),
+    'url.scheme': 'http',
+    'network.protocol.version': req.httpVersion,
+    'client.address': req.socket.remoteAddress,
+    'server.port': req.socket.localPort,
+    'mgw.variant': variant,
+  };
 }
 
 /** The listener's table, from its options; `own` are the routes of the listener itself. */

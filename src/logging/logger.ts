@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import { type DestinationStream, pino, type Logger } from 'pino';
 import type { PinoPretty } from 'pino-pretty';
+import { traceIdsMixin } from '../telemetry/tracing.js';
 
 /**
  * pino-pretty is required only for a terminal (about 1.2 MB of heap a service logging JSON does
@@ -32,10 +33,12 @@ export function consoleDestination(format: LogFormat, out: NodeJS.WritableStream
 /** A key as the CLI issues it, wherever it appears in a URL (an oddly spelled or encoded parameter too). */
 const KEY_IN_TEXT = /mgw_[A-Za-z0-9]{20,}/g;
 
-export function createLogger(level: string, destination?: DestinationStream): Logger {
+/** `traced`: each line logged within a traced request carries its `trace_id` and `span_id` (off: no mixin, no cost). */
+export function createLogger(level: string, destination?: DestinationStream, traced = false): Logger {
   return pino(
     {
       level,
+      ...(traced ? { mixin: traceIdsMixin } : {}),
       base: { service: 'market-gateway' },
       redact: {
         paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'apikey', 'key'],

@@ -13,6 +13,8 @@ import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
 import { createResponseCache, matchesEtag } from '../graphql/answers/kept-answers.js';
 import type { GraphQLServices } from '../graphql/services.js';
 import type { Deprecations } from './deprecations.js';
+import { type Tracing, tracing } from '../telemetry/tracing.js';
+import type { Principal } from '../auth/key-answers.js';
 import { sendError, sendJson } from './envelope.js';
 import { createOperationDocuments, type RouteOperation } from './operation-documents.js';
 import { ignoredParams, parseRawQuery } from './params.js';
@@ -74,19 +76,47 @@ export function createFacadeHandler(options: FacadeOptions) {
     if (ignored.length > 0) res.setHeader('X-Ignored-Parameters', ignored.join(', '));
     if (!outcome.admitted) return sendError(res, variant, outcome.error);
     const { target: prepared, params, principal } = outcome;
+    const traced = tracing();
+    if (traced) return traced.inSpan('rest envelope', { 'mgw.route': prepared.access.usageName }, () => envelope(prepared, params, principal, req, res));
+    return envelope(prepared, params, principal, req, res);
+  }
+
+  /** The admitted route's answer: its operation's result (kept or executed), reshaped into the variant's envelope. */
+  async function envelope(prepared: PreparedRoute, params: RestParams, principal: Principal | null, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { route } = prepared;
+    const traced = tracing();
+    let executed = false;
     /** Executes the route's operation in-process; a failed one becomes the ApiError to answer. */
     const run = async () => {
+      executed = true;
       const result = await prepared.compiled.query(undefined, catalogue.context(principal, 'rest'), route.variables(params) as Record<string, unknown>);
       if (result.errors?.length) throw classify('rest', result.errors[0]);
       return route.reshape(result.data, params);
     };
-    if (!route.cache) return sendJson(res, 200, Buffer.from(JSON.stringify(await run())));
-    const body = await cache.answer(route.cache, services, principal, route.path, params, run);
+    if (!route.cache) return sendJson(res, 200, Buffer.from(JSON.stringify(await operation(traced, prepared, run, () => executed))));
+    const cached = route.cache;
+    const body = await operation(
+      traced,
+      prepared,
+      () => cache.answer(cached, services, principal, route.path, params, run),
+      () => executed,
+    );
     res.setHeader('ETag', body.etag);
     res.setHeader('Cache-Control', `private, max-age=${route.cache.maxAgeSeconds}`);
     if (matchesEtag(req.headers['if-none-match'], body.etag)) return sendJson(res, 304, undefined);
     sendJson(res, 200, body.bytes);
+  }
+
+  /** The route's GraphQL operation, in a span when traced: its name, type and document id, and whether it ran or was kept. */
+  function operation<T>(traced: Tracing | undefined, prepared: PreparedRoute, work: () => Promise<T>, ran: () => boolean): Promise<T> {
+    if (!traced) return work();
+    const { name, sha256 } = prepared.published;
+    const attributes = { 'graphql.operation.name': name, 'graphql.operation.type': 'query', 'graphql.document.id': sha256 };
+    return traced.inSpan(`query ${name}`, attributes, async (span) => {
+      const value = await work();
+      span.set({ 'mgw.graphql.answer': ran() ? 'executed' : 'cached' });
+      return value;
+    });
   }
 
   const operations = [...byPath.values()].map((prepared) => prepared.published);

@@ -5,12 +5,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { type Driver, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { type Driver, Kysely, type LogEvent, PostgresDialect, SqliteDialect } from 'kysely';
 import type pg from 'pg';
 import { type Engine, migrateToLatest } from './migrations.js';
 import { withStatementDeadline } from './pg-deadline.js';
 import { REQUEST_STATEMENT_MS } from '../deadline/request-deadline.js';
 import type { Database } from './tables.js';
+import { tracing } from '../telemetry/tracing.js';
 import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
 
 export interface StoreConnection {
@@ -150,6 +151,32 @@ function withStatementCache(sqlite: BetterSqlite3.Database): { close(): void; pr
   };
 }
 
+/**
+ * With tracing on when the store opens, each query of a traced request is a span under it, named by
+ * its operation and table: the statement's values never (they are parameters, and not recorded), nor its text.
+ * Off, Kysely gets no log hook and times nothing.
+ */
+function tracedQueries(system: 'sqlite' | 'postgresql'): { log?: (event: LogEvent) => void } {
+  if (!tracing()) return {};
+  return {
+    log(event) {
+      const traced = tracing();
+      if (!traced) return;
+      const sql = event.query.sql;
+      const operation = /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase() ?? 'QUERY';
+      const table = /\b(?:from|into|update)\s+"?(\w+)"?/i.exec(sql)?.[1];
+      const end = Date.now();
+      traced.record(
+        table ? `${operation} ${table}` : operation,
+        { 'db.system': system, 'db.system.name': system, 'db.operation.name': operation, 'db.collection.name': table },
+        end - event.queryDurationMillis,
+        end,
+        event.level === 'error',
+      );
+    },
+  };
+}
+
 function openSqlite(dataDir: string): StoreConnection {
   fs.mkdirSync(dataDir, { recursive: true });
   const sqlite = new BetterSqlite3(path.join(dataDir, SQLITE_FILE));
@@ -163,7 +190,7 @@ function openSqlite(dataDir: string): StoreConnection {
   // with 100 000 keys in rotation a larger cache did not make a key lookup cheaper (the OS caches
   // the file) but cost 12 to 20 MB of RSS (docs/performance-log.md, "Memory").
   sqlite.pragma('cache_size = -4000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialectKeepingTheCause(sqlite) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialectKeepingTheCause(sqlite), ...tracedQueries('sqlite') });
   return {
     db,
     engine: 'sqlite',
@@ -199,7 +226,10 @@ async function openPostgres(
   // pg-pool removes its error listener while a client is checked out; a connection dropped then
   // (PostgreSQL restarted, network cut) would be an uncaught 'error'. The query in flight still fails.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withStatementDeadline(pool, queryTimeoutMs, deadline) }) });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: withStatementDeadline(pool, queryTimeoutMs, deadline) }),
+    ...tracedQueries('postgresql'),
+  });
   return {
     db,
     engine: 'postgres',

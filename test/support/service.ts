@@ -9,6 +9,7 @@ import supertest from 'supertest';
 import { createService, type Role, type Service } from '../../src/app.js';
 import { issueKey } from './keys.js';
 import { loadConfig } from '../../src/config/config.js';
+import { tracingRequested } from '../../src/telemetry/tracing.js';
 import { createLogger } from '../../src/logging/logger.js';
 import type { MarketDataPlan, PredictionPlan } from '../../src/domain/account.js';
 import { createPgSchema, tempDataDir } from './engines.js';
@@ -93,7 +94,7 @@ export async function startTestService(
     ...stackEnv,
     ...options.env,
   });
-  const logger = options.logSink ? createLogger(config.logLevel, options.logSink) : undefined;
+  const logger = options.logSink ? createLogger(config.logLevel, options.logSink, tracingRequested(config.otel)) : undefined;
   const service = await createService(config, { now: clock.now, role: options.role ?? 'all', ...(logger ? { logger } : {}) });
   await service.startBackground();
   // The listeners the service itself runs, limits and all.

@@ -3,8 +3,8 @@
  * ioredis (only with REDIS_URL), pg (only with DATABASE_URL), nodemailer (with the first message
  * over SMTP_URL), Express (with the first request for /docs), request-filtering-agent (with the
  * first webhook delivery), graphql-rate-limit (with the first limited field over /graphql), otplib
- * and qrcode (with the first two-factor step), fflate (with the first ECB archive) and pino-pretty
- * (only for a terminal). Checked in a child on the built code, as `npm start` loads it: every
+ * and qrcode (with the first two-factor step), fflate (with the first ECB archive), pino-pretty
+ * (only for a terminal) and the OpenTelemetry SDK (only with OTEL_EXPORTER_OTLP_ENDPOINT). Checked in a child on the built code, as `npm start` loads it: every
  * module the service and the CLI import, then a service started with its jobs that answered a
  * request (an import made lazy but called at start would pass the first check, not the second).
  */
@@ -34,7 +34,27 @@ function packagesLoadedBy(script: string, env: NodeJS.ProcessEnv = process.env):
   return JSON.parse(out.trim().split('\n').at(-1)!) as string[];
 }
 
-const LAZY = ['ioredis', 'pg', 'nodemailer', 'express', 'request-filtering-agent', 'graphql-rate-limit', 'otplib', 'qrcode', 'fflate', 'pino-pretty'];
+const OTEL_SDK = [
+  '@opentelemetry/sdk-trace',
+  '@opentelemetry/exporter-trace-otlp-proto',
+  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/context-async-hooks',
+  '@opentelemetry/resources',
+  '@opentelemetry/core',
+];
+const LAZY = [
+  'ioredis',
+  'pg',
+  'nodemailer',
+  'express',
+  'request-filtering-agent',
+  'graphql-rate-limit',
+  'otplib',
+  'qrcode',
+  'fflate',
+  'pino-pretty',
+  ...OTEL_SDK,
+];
 
 it('the service and the CLI load without the drivers and libraries of features not in use; better-sqlite3, which the store opens, loads', () => {
   const modules = ['dist/src/app.js', 'dist/src/cli/program.js'].map((file) => path.join(REPO_ROOT, file));

@@ -1,0 +1,162 @@
+/**
+ * The OpenTelemetry SDK, loaded only when tracing.ts finds the standard variables asking for it:
+ * a tracer provider with a BatchSpanProcessor (a bounded queue: a collector that is down or slow
+ * drops spans, never holds a request), the OTLP/HTTP exporter (http/protobuf, the default, or
+ * http/json), the sampler and resource of the standard variables, and the W3C trace context.
+ * Nothing here is global: the context manager and the propagator are this module's own, so the
+ * process's other users of @opentelemetry/api (prom-client) see no change.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type Context, defaultTextMapGetter, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { parseKeyPairsIntoRecord, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  type Sampler,
+  type SpanExporter,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
+} from '@opentelemetry/sdk-trace';
+import type { Attributes, OtelEnv, SpanHandle, Tracing } from './types.js';
+
+const SPAN = Symbol('server span');
+type Traced = ServerResponse & { [SPAN]?: Span };
+
+/** OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG, as the specification names them; parentbased_always_on by default. */
+export function samplerOf(env: OtelEnv, warn: (message: string) => void): Sampler {
+  const name = (env.OTEL_TRACES_SAMPLER ?? 'parentbased_always_on').trim().toLowerCase();
+  const arg = Number(env.OTEL_TRACES_SAMPLER_ARG ?? '1');
+  const ratio = Number.isFinite(arg) && arg >= 0 && arg <= 1 ? arg : 1;
+  const samplers: Record<string, () => Sampler> = {
+    always_on: () => new AlwaysOnSampler(),
+    always_off: () => new AlwaysOffSampler(),
+    traceidratio: () => new TraceIdRatioBasedSampler(ratio),
+    parentbased_always_on: () => new ParentBasedSampler({ root: new AlwaysOnSampler() }),
+    parentbased_always_off: () => new ParentBasedSampler({ root: new AlwaysOffSampler() }),
+    parentbased_traceidratio: () => new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) }),
+  };
+  const make = samplers[name];
+  if (make) return make();
+  warn(`OTEL_TRACES_SAMPLER=${name} is not supported; using parentbased_always_on`);
+  return samplers.parentbased_always_on!();
+}
+
+/** Where spans go: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as given, else OTEL_EXPORTER_OTLP_ENDPOINT plus /v1/traces. */
+export function tracesUrlOf(env: OtelEnv): string {
+  if (env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  return `${(env.OTEL_EXPORTER_OTLP_ENDPOINT ?? '').replace(/\/+$/, '')}/v1/traces`;
+}
+
+async function exporterOf(env: OtelEnv, warn: (message: string) => void): Promise<SpanExporter> {
+  const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf').trim();
+  const url = tracesUrlOf(env);
+  if (protocol === 'http/json') return new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter({ url });
+  if (protocol !== 'http/protobuf') warn(`OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} is not supported; using http/protobuf`);
+  return new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter({ url });
+}
+
+/** OTEL_SERVICE_NAME over OTEL_RESOURCE_ATTRIBUTES' service.name over market-gateway. */
+function resourceOf(env: OtelEnv) {
+  const attributes: Record<string, string> = { 'service.name': 'market-gateway', ...parseKeyPairsIntoRecord(env.OTEL_RESOURCE_ATTRIBUTES) };
+  if (env.OTEL_SERVICE_NAME) attributes['service.name'] = env.OTEL_SERVICE_NAME;
+  return defaultResource().merge(resourceFromAttributes(attributes));
+}
+
+const handleOf = (span: Span): SpanHandle => ({
+  set: (attributes) => void span.setAttributes(attributes),
+  fail: (reason) => void span.setStatus({ code: SpanStatusCode.ERROR, message: reason }),
+  end: () => span.end(),
+});
+
+/** The reason a span failed: an error's name (its message may hold data). */
+const reasonOf = (error: unknown) => (error instanceof Error ? error.name : 'error');
+
+export async function createTracing(env: OtelEnv, warn: (message: string) => void): Promise<Tracing> {
+  const provider = new TracerProvider({
+    resource: resourceOf(env),
+    sampler: samplerOf(env, warn),
+    // The queue is bounded (2 048 spans by default, OTEL_BSP_MAX_QUEUE_SIZE): past it, spans are dropped.
+    spanProcessors: [
+      new BatchSpanProcessor({
+        exporter: await exporterOf(env, warn),
+        maxQueueSize: Number(env.OTEL_BSP_MAX_QUEUE_SIZE) || 2_048,
+        maxExportBatchSize: Number(env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE) || 512,
+        scheduledDelayMillis: Number(env.OTEL_BSP_SCHEDULE_DELAY) || 5_000,
+        exportTimeoutMillis: Number(env.OTEL_BSP_EXPORT_TIMEOUT) || 30_000,
+      }),
+    ],
+  });
+  const tracer = provider.getTracer('market-gateway');
+  const contexts = new AsyncLocalStorageContextManager().enable();
+  const propagator = new W3CTraceContextPropagator();
+  const trustIncoming = env.OTEL_TRUST_INCOMING !== '0';
+  const clean = (attributes: Attributes) =>
+    Object.fromEntries(Object.entries(attributes).filter(([, v]) => v !== undefined)) as Record<string, string | number | boolean>;
+
+  return {
+    serve(req: IncomingMessage, res: ServerResponse, attributes: Attributes, next: () => void): void {
+      const parent: Context = trustIncoming ? propagator.extract(ROOT_CONTEXT, req.headers, defaultTextMapGetter) : ROOT_CONTEXT;
+      const span = tracer.startSpan(req.method ?? 'HTTP', { kind: SpanKind.SERVER, attributes: clean(attributes) }, parent);
+      (res as Traced)[SPAN] = span;
+      contexts.with(trace.setSpan(parent, span), next);
+    },
+    endServer(res: ServerResponse, route: string, status: number): void {
+      const span = (res as Traced)[SPAN];
+      if (!span) return;
+      (res as Traced)[SPAN] = undefined;
+      span.updateName(`${res.req.method ?? 'HTTP'} ${route}`);
+      span.setAttributes({ 'http.route': route, 'http.response.status_code': status });
+      if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR, message: String(status) });
+      span.end();
+    },
+    inSpan<T>(name: string, attributes: Attributes, work: (span: SpanHandle) => Promise<T>): Promise<T> {
+      const parent = contexts.active();
+      const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes: clean(attributes) }, parent);
+      const failed = (error: unknown) => {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: reasonOf(error) });
+        span.end();
+        throw error;
+      };
+      try {
+        return contexts
+          .with(trace.setSpan(parent, span), () => work(handleOf(span)))
+          .then((value) => {
+            span.end();
+            return value;
+          }, failed);
+      } catch (error) {
+        return failed(error);
+      }
+    },
+    record(name: string, attributes: Attributes, startMs: number, endMs: number, failedQuery: boolean): void {
+      const parent = contexts.active();
+      if (!trace.getSpan(parent)) return; // a query outside a request (a job): no trace to join yet
+      const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes: clean(attributes), startTime: startMs }, parent);
+      if (failedQuery) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end(endMs);
+    },
+    ids() {
+      const span = trace.getSpan(contexts.active());
+      if (!span) return undefined;
+      const { traceId, spanId } = span.spanContext();
+      return { trace_id: traceId, span_id: spanId };
+    },
+    async shutdown(timeoutMs: number): Promise<void> {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+        timer.unref();
+      });
+      try {
+        await Promise.race([provider.shutdown().catch(() => undefined), late]);
+      } finally {
+        clearTimeout(timer);
+        contexts.disable();
+      }
+    },
+  };
+}

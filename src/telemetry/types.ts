@@ -1,0 +1,34 @@
+/** The shapes tracing.ts (always loaded) and otel.ts (loaded only when traces are on) share. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** Attribute values as OpenTelemetry takes them. */
+export type Attributes = Record<string, string | number | boolean | undefined>;
+
+/** A span in progress, as the request path sees it. */
+export interface SpanHandle {
+  set(attributes: Attributes): void;
+  /** Marks the span failed (an error status), without its message when that could hold data. */
+  fail(reason: string): void;
+  end(): void;
+}
+
+/** What the loaded SDK provides (otel.ts). */
+export interface Tracing {
+  /**
+   * Starts the server span of a request (continuing an incoming `traceparent` when trusted) and
+   * runs `next` in its context; the span is ended by `endServer` once the answer is finished.
+   */
+  serve(req: IncomingMessage, res: ServerResponse, attributes: Attributes, next: () => void): void;
+  endServer(res: ServerResponse, route: string, status: number): void;
+  /** Runs `work` in a child span of the current context; the span ends when `work` settles. */
+  inSpan<T>(name: string, attributes: Attributes, work: (span: SpanHandle) => Promise<T>): Promise<T>;
+  /** A finished child span of the current context, recorded after the fact (a store query's log event). */
+  record(name: string, attributes: Attributes, startMs: number, endMs: number, failed: boolean): void;
+  /** The ids of the current span, for log lines. */
+  ids(): { trace_id: string; span_id: string } | undefined;
+  /** Flushes what is queued and stops, within `timeoutMs`. */
+  shutdown(timeoutMs: number): Promise<void>;
+}
+
+/** OTEL_* variables, as the operator set them (config.ts keeps them apart from the service's own). */
+export type OtelEnv = Readonly<Record<string, string | undefined>>;
