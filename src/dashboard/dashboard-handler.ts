@@ -62,6 +62,8 @@ export interface DashboardPage {
 }
 
 const ASSETS: Record<string, string> = { 'dashboard.css': 'text/css; charset=utf-8', 'dashboard.js': 'text/javascript; charset=utf-8' };
+/** The files' names before this release, served too: a page an older instance rendered still finds them during a rolling deploy. */
+const FORMER_NAMES: Record<string, string> = { 'portal.css': 'dashboard.css', 'portal.js': 'dashboard.js' };
 /** Forms are small; anything larger is not one of ours. */
 const MAX_FORM_BYTES = 64 * 1024;
 
@@ -82,7 +84,9 @@ function assetDir(): string {
 /** The dashboard's files (its stylesheet and script), read once. */
 function loadAssets(): Map<string, { type: string; body: Buffer }> {
   const dir = assetDir();
-  return new Map(Object.entries(ASSETS).map(([name, type]) => [name, { type, body: fs.readFileSync(path.join(dir, name)) }]));
+  const assets = new Map(Object.entries(ASSETS).map(([name, type]) => [name, { type, body: fs.readFileSync(path.join(dir, name)) }]));
+  for (const [former, name] of Object.entries(FORMER_NAMES)) assets.set(former, assets.get(name)!);
+  return assets;
 }
 
 function send(res: ServerResponse, answer: DashboardAnswer): void {
@@ -221,7 +225,11 @@ export function createDashboardHandler(options: DashboardOptions) {
     return send(res, await answerOf(found, request, () => found.post!(request)));
   }
 
-  /** Runs a page; a refusal (a domain error, the sign-in throttle) is shown on the page's own form with its status and headers. */
+  /**
+   * Runs a page; a refusal (a domain error, the sign-in throttle, any ApiError a page returns) is
+   * shown on the page's own form with its status and headers; a dependency's failure (5xx) goes to
+   * the listener's error renderer.
+   */
   async function answerOf(target: DashboardPage, request: DashboardRequest, run: () => Promise<DashboardAnswer>): Promise<DashboardAnswer> {
     try {
       return await run();

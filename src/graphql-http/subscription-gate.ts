@@ -97,7 +97,7 @@ export function createSubscriptionGate(options: GateOptions) {
       const hold = options.holds.take(principal);
       if ('cap' in hold) {
         const message = `at most ${hold.cap} subscriptions at once for this account's plan; complete one first`;
-        return { admitted: false, refusal: new ApiError(429, message, {}, { code: 'RATE_LIMITED' }) };
+        return { admitted: false, refusal: new ApiError(429, message, outcome.headers, { code: 'RATE_LIMITED' }) };
       }
       options.onSubscribed?.();
       const contextValue = catalogue.context(principal, 'graphql', { stream: { onSlowConsumer: request.onSlowConsumer } });

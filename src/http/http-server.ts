@@ -130,7 +130,9 @@ export function answerOnSocket(socket: Duplex, variant: Variant, error: ApiError
     ...Object.entries(error.headers),
     ['Connection', 'close'],
   ];
-  socket.end(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${headers.map(([n, v]) => `${n}: ${v}\r\n`).join('')}\r\n${body}`);
+  // A HEAD's answer has the GET's headers and no body, here as where node writes the response.
+  const sent = req?.method === 'HEAD' ? '' : body;
+  socket.end(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${headers.map(([n, v]) => `${n}: ${v}\r\n`).join('')}\r\n${sent}`);
 }
 
 /**

@@ -58,6 +58,27 @@ describe('limits, in the envelope', () => {
     expect(JSON.parse(answer.text).error.code).toBe(431);
   });
 
+  it("the dashboard's files are served under their former names too (a page of an older instance during a rolling deploy)", async () => {
+    for (const [former, name] of [
+      ['portal.css', 'dashboard.css'],
+      ['portal.js', 'dashboard.js'],
+    ]) {
+      const now = await t.a.get(`/account/assets/${name}`);
+      const before = await t.a.get(`/account/assets/${former}`);
+      expect([now.status, before.status]).toEqual([200, 200]);
+      expect(before.headers['content-type']).toBe(now.headers['content-type']);
+      expect(before.text).toBe(now.text);
+    }
+  });
+
+  it('a HEAD refused on the socket has the headers of its GET, Content-Length included, and no body', async () => {
+    const get = await rawExchange(portOf(t.a), 'GET /health HTTP/1.1\r\n\r\n');
+    const head = await rawExchange(portOf(t.a), 'HEAD /health HTTP/1.1\r\n\r\n');
+    expect(head.status).toBe(400);
+    expect(head.headers).toMatch(new RegExp(`\r\nContent-Length: ${Buffer.byteLength(get.body)}\r\n`));
+    expect(head.body).toBe('');
+  });
+
   it.each([
     ['without Host (HTTP/1.1 requires it)', 'GET /api/v1/markets HTTP/1.1\r\n\r\n', /Host header is required/],
     ['with a malformed request line', 'GET /api/v1/markets HTTP/9.9 extra\r\nHost: x\r\n\r\n', /malformed HTTP request/],

@@ -162,7 +162,7 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
         expect(key).toMatch(/^mgw_/);
         await page.getByRole('table', { name: 'API keys' }).getByRole('cell', { name: 'laptop', exact: true }).waitFor();
         expect(await page.content()).toContain(key); // shown on this answer only
-        // Its Copy button puts exactly the key on the clipboard (public/dashboard/portal.js).
+        // Its Copy button puts exactly the key on the clipboard (public/dashboard/dashboard.js).
         await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.urls.a });
         await page.getByRole('button', { name: 'Copy' }).click();
         await page.getByRole('button', { name: 'Copied' }).waitFor();
@@ -279,7 +279,7 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
           await page.getByRole('textbox', { name: 'Key name' }).fill('desk');
           await load.doubleClick(page.getByRole('button', { name: 'Create key' }));
           await page.getByRole('textbox', { name: 'New API key' }).waitFor();
-          expect(load.posts()).toBe(1); // the page's own script (public/dashboard/portal.js) sent it once
+          expect(load.posts()).toBe(1); // the page's own script (public/dashboard/dashboard.js) sent it once
           const rows = page.getByRole('table', { name: 'API keys' }).getByRole('cell', { name: 'desk', exact: true });
           expect(await rows.count()).toBe(1);
           await load.stop();

@@ -51,9 +51,10 @@ export function operationRefusal(code: RefusalCode, errors: readonly GraphQLErro
   const graphqlErrors = typeof errors === 'string' ? [new GraphQLError(errors)] : errors;
   const message = graphqlErrors.map((e) => e.message).join('; ');
   if (code === 'PERSISTED_QUERY_NOT_FOUND') {
-    return new ApiError(404, message, { 'Cache-Control': 'private, no-cache, must-revalidate' }, { code, errors: graphqlErrors });
+    // Kept in the catalogue and handed to every request that sends the same text: its headers are frozen.
+    return new ApiError(404, message, Object.freeze({ 'Cache-Control': 'private, no-cache, must-revalidate' }), { code, errors: graphqlErrors });
   }
-  return new ApiError(400, message, {}, { code, errors: graphqlErrors });
+  return new ApiError(400, message, Object.freeze({}), { code, errors: graphqlErrors });
 }
 
 export const operationId = (text: string): string => createHash('sha256').update(text).digest('hex');
