@@ -32,6 +32,8 @@ export default {
   },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', ...(process.env.MGW_TEST_SCOPE === 'quick' ? PROCESS_AND_FAULT_SUITES : [])],
+  // Stryker's sandboxes (npm run test:mutation) are copies of the repository: not modules of this one.
+  modulePathIgnorePatterns: ['<rootDir>/.stryker-tmp/'],
   globalSetup: '<rootDir>/test/support/global-setup.mjs',
   testTimeout: 30000,
   maxWorkers: 2,
