@@ -107,3 +107,64 @@ gatedDescribe('ipv6')('at connect time, on the resolved address', () => {
     expect(await post(new URL(`http://[::1]:${port}/hook`), policy)).toMatchObject({ kind: 'answered', status: 200 });
   });
 });
+
+describe('the limits of a URL at registration', () => {
+  it('2 048 characters are allowed, one more is not', () => {
+    const base = 'https://example.com/';
+    expect(reasonOf(base + 'a'.repeat(2_048 - base.length))).toBeUndefined();
+    expect(reasonOf(base + 'a'.repeat(2_049 - base.length))).toBe('the URL is longer than 2048 characters');
+  });
+
+  it('ports: 80 and 443, and 1024 and above; the other privileged ones are refused', () => {
+    const http: DestinationPolicy = { allowHttp: true, allowedNetworks: [] };
+    expect(reasonOf('https://example.com:443/h')).toBeUndefined();
+    expect(reasonOf('https://example.com:80/h')).toBeUndefined();
+    expect(reasonOf('http://example.com/h', http)).toBeUndefined(); // 80 by default
+    expect(reasonOf('http://example.com:443/h', http)).toBeUndefined();
+    expect(reasonOf('https://example.com:1024/h')).toBeUndefined();
+    expect(reasonOf('https://example.com:1023/h')).toBe('port 1023 is not a web port (80, 443, or 1024 and above)');
+    expect(reasonOf('http://example.com:25/h', http)).toBe('port 25 is not a web port (80, 443, or 1024 and above)');
+    expect(reasonOf('https://example.com:1/h')).toMatch(/^port 1 /);
+  });
+
+  it('schemes: https, and http only where allowed; each refusal says what is allowed', () => {
+    expect(reasonOf('http://example.com/h')).toBe('the URL must be https:// (http:// only where WEBHOOK_ALLOW_HTTP=1)');
+    expect(reasonOf('ftp://example.com/h')).toBe('the URL must be https:// (http:// only where WEBHOOK_ALLOW_HTTP=1)');
+    expect(reasonOf('ftp://example.com/h', { allowHttp: true, allowedNetworks: [] })).toBe('the URL must be https:// or http://');
+    expect(reasonOf('ws://example.com/h', { allowHttp: true, allowedNetworks: [] })).toBe('the URL must be https:// or http://');
+  });
+
+  it('credentials: a user name alone, or a password alone, is refused too', () => {
+    expect(reasonOf('https://user@example.com/h')).toBe('the URL must not carry credentials (user:password@)');
+    expect(reasonOf('https://:secret@example.com/h')).toBe('the URL must not carry credentials (user:password@)');
+  });
+
+  it('a refused address says its range and how to allow it; a localhost name says it is this machine', () => {
+    expect(reasonOf('https://10.0.0.1/h')).toBe('10.0.0.1 is a private address, not a public one (allow its network with WEBHOOK_ALLOWED_NETWORKS)');
+    expect(reasonOf('https://[fc00::1]/h')).toBe('fc00::1 is a uniqueLocal address, not a public one (allow its network with WEBHOOK_ALLOWED_NETWORKS)');
+    expect(reasonOf('https://localhost/h')).toBe(
+      'localhost is this machine (a loopback address, not a public one (allow its network with WEBHOOK_ALLOWED_NETWORKS))',
+    );
+    // Only localhost and names under it: a name that merely ends in "localhost" is someone else's.
+    expect(reasonOf('https://notlocalhost/h')).toBeUndefined();
+    expect(reasonOf('https://localhost.example.com/h')).toBeUndefined();
+  });
+
+  it('an allowed network of one family never admits, nor breaks on, an address of the other', () => {
+    const v6only: DestinationPolicy = { allowHttp: false, allowedNetworks: ['::/0'] };
+    expect(reasonOf('https://127.0.0.1/h', v6only)).toMatch(/loopback/);
+    expect(reasonOf('https://[::1]/h', v6only)).toBeUndefined();
+    const v4only: DestinationPolicy = { allowHttp: false, allowedNetworks: ['0.0.0.0/0'] };
+    expect(reasonOf('https://[::1]/h', v4only)).toMatch(/loopback/);
+    expect(reasonOf('https://10.9.9.9/h', v4only)).toBeUndefined();
+    expect(reasonOf('https://localhost/h', { allowHttp: false, allowedNetworks: ['127.0.0.1/32'] })).toBeUndefined();
+    expect(reasonOf('https://10.0.0.2/h', { allowHttp: false, allowedNetworks: ['10.0.0.1/32'] })).toMatch(/private/);
+  });
+
+  it('WEBHOOK_ALLOWED_NETWORKS: unset or empty allows nothing; blanks and empty items are skipped; the first bad one is named', () => {
+    expect(parseAllowedNetworks(undefined)).toEqual({ networks: [] });
+    expect(parseAllowedNetworks('')).toEqual({ networks: [] });
+    expect(parseAllowedNetworks(' 10.0.0.0/8 ,, fd00::/8 ,')).toEqual({ networks: ['10.0.0.0/8', 'fd00::/8'] });
+    expect(parseAllowedNetworks('10.0.0.0/8,10.0.0.1,::1/129')).toEqual({ error: '"10.0.0.1" is not a CIDR such as 127.0.0.0/8 or ::1/128' });
+  });
+});
