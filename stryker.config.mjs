@@ -15,9 +15,12 @@ import { MODULES } from './scripts/mutation-modules.mjs';
  */
 const TESTS = [
   'edge',
+  'admission',
+  'plans',
   'plan-requirements',
   'quota-windows',
   'quota-service',
+  'counters',
   'minute-counter',
   'plan-limits',
   'api-key',
