@@ -25,6 +25,7 @@ const TESTS = [
   'plan-limits',
   'api-key',
   'authenticator',
+  'authenticator-cache',
   'webhook-destination',
   'webhook-signing',
   'cross-site',
