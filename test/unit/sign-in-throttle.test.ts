@@ -73,6 +73,8 @@ gated('redis')('through Redis: failures spread over three instances add up to on
     // Per email too: ten failures over two instances block the email on a third.
     for (let i = 0; i < SIGN_IN_LIMITS.perEmail; i++) await instances[i % 2]!.failed(email(3_000), address(10 + i));
     expect(await instances[2]!.waitSeconds(email(3_000), address(99))).toBeGreaterThan(0);
+    // Under names of their own in the shared Redis: every instance, of any version, counts in the same keys.
+    expect(await clients[0]!.exists(`mgw:signin:email:${email(3_000)}`, `mgw:signin:addr:${address(3)}`)).toBe(2);
   } finally {
     for (const client of clients) client.disconnect();
   }

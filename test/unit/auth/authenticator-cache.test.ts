@@ -154,6 +154,16 @@ describe('when the store fails', () => {
     expect(repo.lookups).toHaveLength(4);
   });
 
+  it('without an onStale hook, a known key is still answered from its entry; an unknown one is the error', async () => {
+    const repo = repository();
+    const { key } = repo.add();
+    const auth = createAuthenticator({ accounts: repo.accounts, pollMs: 60_000, ttlMs: 1_000 });
+    const entry = await auth.check(key, T0);
+    repo.fail(new Error('connect ECONNREFUSED'));
+    expect(await auth.check(key, T0 + 5_000)).toBe(entry);
+    await expect(auth.check(generateApiKey(), T0 + 5_000)).rejects.toThrow('ECONNREFUSED');
+  });
+
   it('concurrent checks of one key share one lookup, and the next check after it asks again', async () => {
     const repo = repository();
     const { key } = repo.add();
@@ -165,22 +175,28 @@ describe('when the store fails', () => {
   });
 });
 
-describe('a known key whose re-read is slow', () => {
+describe('a known key being re-read', () => {
   afterEach(() => jest.useRealTimers());
 
-  it('is answered from its entry after 250 ms; the re-read goes on and its answer is kept', async () => {
+  /** A key read once at T0 on Jest's clock, trusted for a second, whose row then changes. */
+  async function knownKey() {
     jest.useFakeTimers({ now: T0 });
     const repo = repository();
     const { key, row } = repo.add();
     const auth = createAuthenticator({ accounts: repo.accounts, pollMs: 60_000, ttlMs: 1_000 });
     const entry = await auth.check(key, T0);
+    repo.rows.set(hashApiKey(key), { ...row, anyOperation: true });
+    return { repo, key, auth, entry };
+  }
+
+  it('slowly: answered from its entry after 250 ms; the re-read goes on and its answer is kept', async () => {
+    const { repo, key, auth, entry } = await knownKey();
     let release: (() => void) | undefined;
     const original = repo.accounts.findKeyByHash;
     repo.accounts.findKeyByHash = (keyHash) =>
       new Promise((resolve) => {
         release = () => resolve(original(keyHash));
       });
-    repo.rows.set(hashApiKey(key), { ...row, anyOperation: true });
     let answered: Principal | KeyRefusal | undefined;
     const pending = auth.check(key, T0 + 2_000).then((a) => {
       answered = a;
@@ -194,6 +210,12 @@ describe('a known key whose re-read is slow', () => {
     await jest.advanceTimersByTimeAsync(0);
     repo.accounts.findKeyByHash = original;
     expect(await auth.check(key, T0 + 2_500)).toMatchObject({ anyOperation: true });
+  });
+
+  it('quickly: answered by the re-read, leaving no timer behind', async () => {
+    const { key, auth } = await knownKey();
+    expect(await auth.check(key, T0 + 2_000)).toMatchObject({ anyOperation: true });
+    expect(jest.getTimerCount()).toBe(0);
   });
 });
 
@@ -236,6 +258,40 @@ describe('the poll', () => {
     expect(repo.polls.at(-1)).toBe(Date.now() - 500 - 10_000 - 10_000);
     expect(errors).toEqual([]);
     auth.stop();
+  });
+
+  it('the watermark is the newest change, whatever order the changes come in', async () => {
+    jest.useFakeTimers({ now: T0 });
+    const repo = repository();
+    const auth = createAuthenticator({ accounts: repo.accounts, pollMs: 500 });
+    repo.changes.push({ keyHash: 'aa', at: T0 + 60_000 }, { keyHash: 'bb', at: T0 - 5_000 });
+    auth.start();
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(repo.polls).toEqual([T0 - 10_000, T0 + 50_000]);
+    auth.stop();
+  });
+
+  it('stopped while a poll is in flight, it does not poll again', async () => {
+    jest.useFakeTimers({ now: T0 });
+    const repo = repository();
+    const auth = createAuthenticator({ accounts: repo.accounts, pollMs: 100 });
+    let finish: (() => void) | undefined;
+    const poll = repo.accounts.keyChangesSince;
+    repo.accounts.keyChangesSince = (since) => {
+      repo.polls.push(since);
+      return new Promise((resolve) => {
+        finish = () => resolve([]);
+      });
+    };
+    auth.start();
+    await jest.advanceTimersByTimeAsync(100);
+    expect(repo.polls).toHaveLength(1);
+    auth.stop();
+    finish!();
+    repo.accounts.keyChangesSince = poll;
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(repo.polls).toHaveLength(1);
+    expect(jest.getTimerCount()).toBe(0);
   });
 
   it('a failing poll is reported and the poll goes on; stop ends it', async () => {

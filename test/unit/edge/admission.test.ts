@@ -303,3 +303,23 @@ describe('step 5, the parameters', () => {
     expect(await edge.admit(request(KEY).req)).toMatchObject({ admitted: true, storeDeadline: undefined });
   });
 });
+
+it('the metrics and usage hooks are optional: without them the answers are the same', async () => {
+  const spentWindow: QuotaDecision = { allowed: false, headers: { 'X-RateLimit-Remaining': '0', 'Retry-After': '5' } };
+  const answers: [Partial<Record<Product, QuotaDecision | Error>>, number | true][] = [
+    [{ marketData: allowed(60, 1, 100) }, true],
+    [{ marketData: spentWindow }, 429],
+    [{ marketData: new QuotaUnavailableError(new Error('down')) }, 503],
+  ];
+  for (const [quotaAnswers, expected] of answers) {
+    const edge = createEdge({
+      variant: 'B',
+      authenticator: authenticatorAnswering(PRINCIPAL).authenticator,
+      quota: quotaAnswering(quotaAnswers).quota,
+      now: () => NOW,
+      classify: (_where, error) => (error instanceof ApiError ? error : new ApiError(500, 'internal error')),
+    });
+    const outcome = await edge.admit(request(KEY).req);
+    expect(outcome.admitted ? true : outcome.error.status).toBe(expected);
+  }
+});

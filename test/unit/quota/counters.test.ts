@@ -3,6 +3,7 @@
  * quota uses it (a refusal is an answer, a store failure an error), the pruning of expired counts,
  * and PostgreSQL's table creation raced by another instance, with a stand-in pool.
  */
+import { jest } from '@jest/globals';
 import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { deleteExpiredCounts, keyText, postgresCounter, sqliteCounter } from '../../../src/quota/counters.js';
@@ -54,6 +55,24 @@ describe('on SQLite', () => {
     db.close();
     await expect(counter.consume({ owner: 'a', window: 1 }, 60)).rejects.toThrow(/not open/);
   });
+});
+
+it("the limiters keep no timer of their own: expired counts are deleteExpiredCounts' work (a timer would outlive a closed store)", async () => {
+  jest.useFakeTimers();
+  const db = new Database(':memory:');
+  try {
+    await sqliteCounter(db, 'q_timers', 10);
+    class Pool {
+      async query() {
+        return { rows: [] };
+      }
+    }
+    await postgresCounter(new Pool() as unknown as pg.Pool, 'q_timers', 10);
+    expect(jest.getTimerCount()).toBe(0);
+  } finally {
+    db.close();
+    jest.useRealTimers();
+  }
 });
 
 describe('deleteExpiredCounts', () => {
