@@ -212,6 +212,26 @@ describe('a known key being re-read', () => {
     expect(await auth.check(key, T0 + 2_500)).toMatchObject({ anyOperation: true });
   });
 
+  it('a key never seen waits for its lookup, however slow: there is no entry to answer with', async () => {
+    const { repo, auth } = await knownKey();
+    const other = repo.add();
+    const original = repo.accounts.findKeyByHash;
+    let release: (() => void) | undefined;
+    repo.accounts.findKeyByHash = (keyHash) =>
+      new Promise((resolve) => {
+        release = () => resolve(original(keyHash));
+      });
+    let answered: Principal | KeyRefusal | undefined;
+    const pending = auth.check(other.key, T0).then((a) => {
+      answered = a;
+    });
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(answered).toBeUndefined();
+    release!();
+    await pending;
+    expect(answered).toMatchObject({ keyId: other.row.keyId });
+  });
+
   it('quickly: answered by the re-read, leaving no timer behind', async () => {
     const { key, auth } = await knownKey();
     expect(await auth.check(key, T0 + 2_000)).toMatchObject({ anyOperation: true });
@@ -292,6 +312,30 @@ describe('the poll', () => {
     await jest.advanceTimersByTimeAsync(1_000);
     expect(repo.polls).toHaveLength(1);
     expect(jest.getTimerCount()).toBe(0);
+  });
+
+  it('without an onError hook, a failing poll is dropped quietly and the poll goes on', async () => {
+    jest.useFakeTimers({ now: T0 });
+    const repo = repository();
+    const auth = createAuthenticator({ accounts: repo.accounts, pollMs: 100 });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      repo.accounts.keyChangesSince = async (since) => {
+        repo.polls.push(since);
+        throw new Error('poll failed');
+      };
+      auth.start();
+      await jest.advanceTimersByTimeAsync(200);
+      jest.useRealTimers();
+      await new Promise((resolve) => setTimeout(resolve, 20)); // unhandled rejections are reported on a later turn
+      expect(repo.polls).toHaveLength(2);
+      expect(unhandled).toEqual([]);
+    } finally {
+      auth.stop();
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 
   it('a failing poll is reported and the poll goes on; stop ends it', async () => {
