@@ -44,6 +44,8 @@ const common = {
     '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }],
   },
   // One module for both projects: Jest runs each once.
+  // Stryker's sandboxes (npm run test:mutation) are copies of the repository: not modules of this one.
+  modulePathIgnorePatterns: ['<rootDir>/.stryker-tmp/'],
   globalSetup: '<rootDir>/test/support/global-setup.mjs',
   globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
 };

@@ -29,3 +29,24 @@ it('during a rotation both secrets sign, and a receiver holding either verifies'
   expect(headers['webhook-signature'].split(' ')).toHaveLength(2);
   for (const secret of [before, after]) expect(new Webhook(secret).verify(body, { ...headers })).toEqual(JSON.parse(body));
 });
+
+it("the headers: the delivery's id, its time in whole seconds, one signature per secret in the secrets' order", () => {
+  const [first, second] = [newSigningSecret(), newSigningSecret()];
+  const at = Date.UTC(2026, 10, 24, 12, 0, 0, 999);
+  const headers = signDelivery({ id: 'msg_evt_9_ep_3', body, at, secrets: [first, second] });
+  expect(headers['webhook-id']).toBe('msg_evt_9_ep_3');
+  expect(headers['webhook-timestamp']).toBe(String(Date.UTC(2026, 10, 24, 12) / 1000));
+  const [one, two] = headers['webhook-signature'].split(' ');
+  expect(one).toBe(new Webhook(first).sign('msg_evt_9_ep_3', new Date(at), body));
+  expect(two).toBe(new Webhook(second).sign('msg_evt_9_ep_3', new Date(at), body));
+});
+
+it('an endpoint without a signing secret is never sent unsigned', () => {
+  expect(() => signDelivery({ id: 'msg_3', body, at: Date.now(), secrets: [] })).toThrow('a webhook endpoint needs a signing secret');
+});
+
+it('every new secret is new: 24 random bytes', () => {
+  const secrets = Array.from({ length: 50 }, () => newSigningSecret());
+  expect(new Set(secrets).size).toBe(50);
+  for (const secret of secrets) expect(Buffer.from(secret.slice('whsec_'.length), 'base64')).toHaveLength(24);
+});
