@@ -16,6 +16,7 @@ import { MODULES } from './scripts/mutation-modules.mjs';
 const TESTS = [
   'edge',
   'admission',
+  'admission-attributes',
   'plans',
   'plan-requirements',
   'quota-windows',

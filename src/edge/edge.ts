@@ -151,7 +151,7 @@ const upgradeHint = (upgradeUrl: string | undefined) =>
  * What the admission span says of an outcome: the key's id and its account's plan for the variant
  * (never the key), the quota's outcome, and the refusal's status.
  */
-function admissionAttributes(outcome: Outcome<unknown, unknown>, variant: Variant): Attributes {
+export function admissionAttributes(outcome: Outcome<unknown, unknown>, variant: Variant): Attributes {
   if (!outcome.admitted) {
     const status = outcome.error.status;
     return { 'mgw.admission': 'refused', 'http.response.status_code': status, 'mgw.quota': status === 429 ? 'exceeded' : undefined };
