@@ -1,5 +1,5 @@
 /**
- * The modules `npm run test:mutation` judges (stryker.config.mjs mutates their files), and a
+ * The modules `npm run test:mutation` judges (scripts/stryker.config.mjs mutates their files), and a
  * Stryker reporter, `module-summary`, that prints the score of each as the Markdown table of
  * docs/development.md: mutants, killed, survived, timeout, no coverage, score.
  */

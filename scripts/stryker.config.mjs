@@ -6,8 +6,8 @@
  * How to read the result, and the survivors judged equivalent: docs/development.md.
  */
 import net from 'node:net';
-import base from './jest.config.js';
-import { MODULES } from './scripts/mutation-modules.mjs';
+import base from '../jest.config.js';
+import { MODULES } from './mutation-modules.mjs';
 
 /**
  * The unit tests that exercise those files: fast, in process, no service started (SQLite in a
@@ -53,7 +53,7 @@ function reachable(port, host = '127.0.0.1') {
 }
 const redisUrl = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0');
 if (!process.env.MGW_TEST_NO_REDIS && !(await reachable(Number(redisUrl.port || 6379), redisUrl.hostname))) {
-  process.env.MGW_TEST_NO_REDIS = `${redisUrl.origin} unreachable (probed by stryker.config.mjs)`;
+  process.env.MGW_TEST_NO_REDIS = `${redisUrl.origin} unreachable (probed by scripts/stryker.config.mjs)`;
 }
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
