@@ -81,6 +81,14 @@ module.exports = {
       to: { path: later('http', 'cli', 'config', 'composition', 'app') },
     },
     {
+      name: 'requests-reach-the-store-through-services',
+      severity: 'error',
+      comment:
+        'The edge and the transports reach the store through the services and read models, never by importing it (types excepted): a request step that entered the store directly is how the deadline once lived there.',
+      from: { path: '^src/(edge|rest|graphql-http|dashboard|http)/' },
+      to: { path: '^src/store/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'http-below-composition',
       severity: 'error',
       from: { path: '^src/http/' },

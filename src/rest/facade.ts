@@ -38,7 +38,7 @@ const API_PREFIX = '/api/v1';
 export function createFacadeHandler(options: FacadeOptions) {
   const { edge, catalogue, classify, services } = options;
   const variant = edge.variant;
-  const { byPath, entrance } = prepareRoutes({ ...options, variant });
+  const { byPath, entrance } = prepareRoutes({ ...options, variant, now: () => services.now() });
   const door = edge.door(entrance);
   const cache = createResponseCache();
   /** Parameters the facade reads that no route declares. */
@@ -57,7 +57,7 @@ export function createFacadeHandler(options: FacadeOptions) {
       const query = parseRawQuery(url);
       const apikey = query.get('apikey')?.[0];
       const presented = { key: presentedKey(req.headers.authorization, apikey, variant), misplacedKey: misplacedKey(req.headers, apikey, variant) };
-      await door.serve(presented, { req, res, path, query, route, now: services.now() }, answer);
+      await door.serve(presented, { req, res, path, query, route }, answer);
     } catch (error) {
       sendError(res, variant, classify('rest', error));
     }

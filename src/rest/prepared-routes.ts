@@ -41,8 +41,6 @@ export interface RestInput {
   path: string;
   query: RawQuery;
   route: PreparedRoute | undefined;
-  /** The clock of the sunsets. */
-  now: number;
 }
 
 export type RestParams = Record<string, unknown>;
@@ -54,6 +52,8 @@ interface PrepareOptions {
   /** Routes declared deprecated, by route id (LEGACY_DEPRECATIONS); `enforceSunset`: 410 past a sunset. */
   deprecations?: Deprecations | undefined;
   enforceSunset?: boolean | undefined;
+  /** The clock of the sunsets, read only for a route that has one. */
+  now: () => number;
 }
 
 function prepare(options: PrepareOptions, route: RouteDefinition): PreparedRoute {
@@ -88,7 +88,7 @@ export function prepareRoutes(options: PrepareOptions) {
     keyInQuery: options.variant === 'B',
     find,
     // Past its sunset (enforced), a route is refused before any quota is spent.
-    closed: (route, input) => route.gone?.(input.now),
+    closed: (route) => route.gone?.(options.now()),
     access: (route) => route.access,
     parameters: (route, input) => checkParams(route.route.params, input.query),
   };
