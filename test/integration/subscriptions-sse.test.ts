@@ -108,6 +108,17 @@ it('the cap counts SSE streams too, and a stream that ends gives its place back'
   await within(5_000, () => third.state.error !== undefined);
   expect(String(third.state.error)).toMatch(/429|at most 2 subscriptions/);
   expect(first.state.error).toBeUndefined();
+  // The cap's 429 as the wire says it: the rate-limit headers of the unit it spent, like every other
+  // 429, and GraphQL's code without Apollo's internal extensions.http.
+  const capped = await fetch(url, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({ query }),
+  });
+  expect(capped.status).toBe(429);
+  expect(capped.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+  const cappedBody = (await capped.json()) as { errors: { extensions: Record<string, unknown> }[] };
+  expect(cappedBody.errors[0]!.extensions).toEqual({ code: 'RATE_LIMITED' });
 
   const before = await open();
   disposers.shift()!(); // the first ends
