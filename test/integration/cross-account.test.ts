@@ -12,7 +12,7 @@ import type supertest from 'supertest';
 import { CLI_ACTOR, issueKey } from '../../src/auth/key-management.js';
 import { accountScope } from '../../src/domain/scope.js';
 import { csrfOf, signedUpAgent } from '../support/dashboard.js';
-import { bearer, realSecond, startTestService, TestClock, type TestService } from '../support/service.js';
+import { realSecond, startTestService, TestClock, type TestService } from '../support/service.js';
 import { within } from '../support/wait.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { CREATE_PRICE_ALERT, graphqlPost, priceAlertAbove } from '../support/graphql-call.js';

@@ -154,7 +154,7 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
           DATA_DIR: t.dataDir,
         });
         expect(plan.code).toBe(0);
-        await audit(page, `${width} px: ` + 'API keys');
+        await audit(page, `${width} px: API keys`);
 
         await page.getByRole('textbox', { name: 'Key name' }).fill('laptop');
         await page.getByRole('button', { name: 'Create key' }).click();
@@ -167,7 +167,7 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
         await page.getByRole('button', { name: 'Copy' }).click();
         await page.getByRole('button', { name: 'Copied' }).waitFor();
         expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(key); // a string: the tests' types have no DOM
-        await audit(page, `${width} px: ` + 'API keys, new key shown');
+        await audit(page, `${width} px: API keys, new key shown`);
         // Usable at this width: nothing wider than the window, so nothing to scroll sideways for.
         expect(await page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
 
@@ -182,7 +182,7 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
           .filter({ hasText: utcDate(t.clock.now()) });
         const requests = Number((await today.getByRole('cell').last().textContent())?.trim());
         expect(requests).toBe(2); // the A call and the B call
-        await audit(page, `${width} px: ` + 'Usage');
+        await audit(page, `${width} px: Usage`);
 
         await page.getByRole('link', { name: 'API keys' }).click();
         expect(await page.content()).not.toContain(key); // never again
@@ -193,7 +193,7 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
         await page.getByLabel('Threshold').fill('1000000');
         await page.getByRole('button', { name: 'Create alert' }).click();
         await page.getByRole('table', { name: 'Price alerts' }).getByRole('cell', { name: 'BTC/USD' }).first().waitFor();
-        await audit(page, `${width} px: ` + 'Alerts');
+        await audit(page, `${width} px: Alerts`);
         const listed = (await t.a.get('/api/v1/alerts').set(bearer(key))).body as { data: { symbol: string; status: string }[] };
         expect(listed.data.map((a) => [a.symbol, a.status])).toEqual([['BTC/USD', 'active']]);
         await page.getByRole('table', { name: 'Price alerts' }).getByRole('button').first().click();
@@ -203,11 +203,11 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
 
         await page.getByRole('link', { name: 'Security' }).click();
         await page.getByRole('table', { name: 'Account activity' }).waitFor();
-        await audit(page, `${width} px: ` + 'Security');
+        await audit(page, `${width} px: Security`);
 
         await page.getByRole('link', { name: 'API keys' }).click();
         await page.getByRole('button', { name: 'Revoke laptop' }).click();
-        await audit(page, `${width} px: ` + 'API keys, confirm revocation');
+        await audit(page, `${width} px: API keys, confirm revocation`);
         await page.getByRole('button', { name: 'Revoke key' }).click();
         const refusedWithin = await within(2_000, async () => (await t.a.get('/api/v1/markets').set(bearer(key))).status === 401);
         expect(refusedWithin).toBeLessThan(2_000);
@@ -231,12 +231,12 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
           await signUpAndIn(page, t.urls.a, `${width}-enterprise@example.com`);
           await t.service.store.accounts.setPlans(await accountOf(`${width}-enterprise@example.com`), { marketDataPlan: 'enterprise' }, Date.now());
           await page.getByRole('link', { name: 'Webhooks' }).click();
-          await audit(page, `${width} px: ` + 'Webhooks');
+          await audit(page, `${width} px: Webhooks`);
           await page.getByRole('textbox', { name: 'Endpoint URL' }).fill(receiver.url('/hook'));
           await page.getByRole('button', { name: 'Add endpoint' }).click();
           const secret = await page.getByRole('textbox', { name: 'Signing secret' }).inputValue();
           expect(secret).toMatch(/^whsec_/);
-          await audit(page, `${width} px: ` + 'Webhooks, secret shown');
+          await audit(page, `${width} px: Webhooks, secret shown`);
           // A reload sends the add form again: refused, and the endpoint stays the only one.
           await page.reload();
           await page.getByRole('alert').filter({ hasText: 'This form already added the endpoint' }).waitFor();
@@ -249,7 +249,7 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
           await page.reload();
           await page.getByRole('alert').filter({ hasText: 'was rotated after this form was shown' }).waitFor();
           expect(await page.getByRole('textbox', { name: 'Signing secret' }).count()).toBe(0);
-          await audit(page, `${width} px: ` + 'Webhooks, a rotation sent again');
+          await audit(page, `${width} px: Webhooks, a rotation sent again`);
           await page.getByRole('button', { name: 'Send test webhook' }).first().click();
           await noticeShown(page, 'A webhook.test event is queued');
           await within(5_000, () => receiver.received.length > 0);
@@ -259,7 +259,7 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
             await page.reload();
             return (await page.getByRole('table', { name: 'Deliveries' }).getByRole('row').count()) > 1;
           });
-          await audit(page, `${width} px: ` + 'Webhooks, deliveries');
+          await audit(page, `${width} px: Webhooks, deliveries`);
         } finally {
           await context.close();
           await receiver.close();
@@ -286,7 +286,7 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
           // The page is the answer to the POST: a reload sends the form again.
           await page.reload();
           await page.getByRole('alert').filter({ hasText: 'This form already made the key "desk"' }).waitFor();
-          await audit(page, `${width} px: ` + 'API keys, form sent again');
+          await audit(page, `${width} px: API keys, form sent again`);
           expect(await page.getByRole('textbox', { name: 'New API key' }).count()).toBe(0);
           expect(await rows.count()).toBe(1);
         } finally {
@@ -305,7 +305,7 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
         await audit(page, `${width} px: ` + `B ${path}`);
       }
       await signUpAndIn(page, t.urls.b, `${width}-b-customer@example.com`);
-      await audit(page, `${width} px: ` + 'B API keys (no Pro plan)');
+      await audit(page, `${width} px: B API keys (no Pro plan)`);
       await context.close();
       // Its own six pages at least, so that it checks something when run alone (`jest -t`); every page audited by any test.
       expect(violations.length - before).toBeGreaterThanOrEqual(6);
