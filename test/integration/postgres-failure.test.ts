@@ -17,6 +17,12 @@ const maybe = enabled ? it : it.skip;
 let proxy: TcpProxy;
 let schema: Awaited<ReturnType<typeof createPgSchema>>;
 let t: TestService;
+/**
+ * Every test's keys, written before any outage: a write straight after a restore would meet the
+ * request pool's 800 ms statement bound on a fresh connection, which a loaded machine can outlast.
+ * The service has not read them, so each is still unseen until its test uses it.
+ */
+let keys: Record<'known' | 'unseen' | 'hung' | 'counted', { key: string; keyId: string }>;
 
 beforeAll(async () => {
   if (!enabled) return;
@@ -26,6 +32,12 @@ beforeAll(async () => {
   url.port = String(proxy.port);
   // The scale-out set-up: quotas in Redis, so metering a known key needs no database round trip.
   t = await startTestService({ env: { DATABASE_URL: url.toString(), REDIS_URL: SHARED_REDIS_URL } });
+  keys = {
+    known: await t.createKey('pro', 'pro'),
+    unseen: await t.createKey('pro', 'pro'),
+    hung: await t.createKey('pro'),
+    counted: await t.createKey('pro', 'pro'),
+  };
 });
 afterAll(async () => {
   if (!enabled) return;
@@ -36,8 +48,7 @@ afterAll(async () => {
 });
 
 maybe('unreachable, then back: memory keeps answering, the database paths answer 503 fast, and everything recovers', async () => {
-  const known = await t.createKey('pro', 'pro');
-  const unseen = await t.createKey('pro', 'pro');
+  const { known, unseen } = keys;
   expect((await t.a.get('/api/v1/markets').set(bearer(known.key))).status).toBe(200);
   expect(t.service.runsJobs()).toBe(true);
 
@@ -72,7 +83,7 @@ maybe('unreachable, then back: memory keeps answering, the database paths answer
 });
 
 maybe('hung: no request waits much past a second; resumed: it recovers', async () => {
-  const { key } = await t.createKey('pro');
+  const { key } = keys.hung;
   proxy.hang();
   try {
     const started = Date.now();
@@ -86,7 +97,7 @@ maybe('hung: no request waits much past a second; resumed: it recovers', async (
 });
 
 maybe('an outage delays the usage records and loses none of what was counted', async () => {
-  const { key, keyId } = await t.createKey('pro', 'pro');
+  const { key, keyId } = keys.counted;
   const recorded = async () => (await t.service.store.usage.report({ sinceDay: '2000-01-01', keyId }, 'key')).reduce((n, g) => n + g.requests, 0);
   for (let i = 0; i < 3; i++) expect((await t.a.get('/api/v1/markets').set(bearer(key))).status).toBe(200);
   await t.service.usage!.flush();
@@ -99,5 +110,6 @@ maybe('an outage delays the usage records and loses none of what was counted', a
   } finally {
     proxy.restore();
   }
-  await within(10_000, async () => (await recorded()) === 7);
+  // The first reads after the restore open fresh connections under the same bound: one may time out.
+  await within(10_000, async () => (await recorded().catch(() => undefined)) === 7);
 });
