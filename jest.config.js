@@ -69,4 +69,5 @@ export default {
   projects: scope === 'all' ? [local, distributed] : [local],
   testTimeout: 30000,
   maxWorkers: 2,
+  testSequencer: '<rootDir>/test/support/cost-sequencer.mjs',
 };

@@ -5,14 +5,17 @@
  * `node scripts/test-times.mjs run.json [N]`: the N costliest files (20 by default) with their
  * seconds (each file's start to end), tests, and the cumulative share of all file time, then the
  * totals by folder. A file of both Jest projects (the contract suites) is listed once per project,
- * in the order Jest reported them.
+ * in the order Jest reported them. `--write-costs` also writes each file's seconds (the longer of
+ * its two projects) to test/file-costs.json, the order test/support/cost-sequencer.mjs starts files in.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 
-const [file, most = '20'] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const writeCosts = args.includes('--write-costs');
+const [file, most = '20'] = args.filter((a) => a !== '--write-costs');
 if (!file) {
-  process.stderr.write('usage: node scripts/test-times.mjs <jest --json output> [how many files]\n');
+  process.stderr.write('usage: node scripts/test-times.mjs <jest --json output> [how many files] [--write-costs]\n');
   process.exit(2);
 }
 const run = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -46,3 +49,14 @@ process.stdout.write(
     .map(([folder, s]) => `${folder} ${s.toFixed(0)} s`)
     .join(', ')}\n`,
 );
+
+if (writeCosts) {
+  const costs = {};
+  for (const r of run.testResults) {
+    const name = path.relative(root, r.name);
+    costs[name] = Math.max(costs[name] ?? 0, Math.round((r.endTime - r.startTime) / 100) / 10);
+  }
+  const sorted = Object.fromEntries(Object.entries(costs).sort(([a], [b]) => a.localeCompare(b)));
+  fs.writeFileSync(path.join(root, 'test/file-costs.json'), `${JSON.stringify(sorted, null, 2)}\n`);
+  process.stdout.write(`\nwrote test/file-costs.json (${Object.keys(sorted).length} files)\n`);
+}
