@@ -10,6 +10,7 @@ import { createTicker } from '../ingest/ticker.js';
 import type { PredictionReadModel } from '../readmodel/prediction-read-model.js';
 import type { PredictionRepository } from '../store/prediction.js';
 import { outsideStoreDeadline } from '../deadline/request-deadline.js';
+import { inBackground } from '../telemetry/background.js';
 import type { BriefInput } from './brief-input.js';
 import { BUILTIN_WRITER, composeBuiltinBrief } from './builtin-writer.js';
 import { utcDate } from '../domain/time.js';
@@ -85,7 +86,13 @@ export function createMorningBriefService(options: MorningBriefOptions) {
     let pending = inFlight.get(date);
     if (!pending) {
       // Shared, and its save comes after the writer's seconds: no one request's deadline bounds it.
-      pending = outsideStoreDeadline(() => generate(date)).finally(() => inFlight.delete(date));
+      pending = outsideStoreDeadline(() =>
+        inBackground(
+          'morning brief',
+          () => ({ 'mgw.brief.date': date }),
+          () => generate(date),
+        ),
+      ).finally(() => inFlight.delete(date));
       inFlight.set(date, pending);
     }
     const { provisional, ...brief } = await pending;

@@ -12,6 +12,9 @@ import type { GraphQLAnswers } from './graphql-answer.js';
 
 type Compiled = NonNullable<ReturnType<OperationCatalogue['compiled']>>;
 
+/** Whether an operation's answer was executed now or answered from a kept one. */
+export type Ran = 'executed' | 'cached';
+
 /** A result with errors, carried out of the cache's computation so that it is sent but not kept. */
 class Uncacheable {
   constructor(readonly result: ExecutionResult) {}
@@ -54,7 +57,7 @@ export function createCompiledRunner({ answers, kept, requests }: RunnerOptions)
     compiled: Compiled,
     context: GraphQLContext,
     variables: Record<string, unknown>,
-  ) {
+  ): Promise<Ran> {
     const versioning = operation.answers!; // only operations whose answers may be kept come here
     const what = `${operation.id}|${operation.operation.name?.value ?? ''}`;
     let computed = false;
@@ -72,8 +75,9 @@ export function createCompiledRunner({ answers, kept, requests }: RunnerOptions)
         return undefined;
       });
     requests?.inc({ path: computed ? 'compiled' : 'cached' });
-    if (!body) return answers.sendErrors(req, res, type, failed!, context.responseHeaders);
-    answers.sendBytes(req, res, type, 200, body.bytes, context.responseHeaders, body.etag);
+    if (!body) answers.sendErrors(req, res, type, failed!, context.responseHeaders);
+    else answers.sendBytes(req, res, type, 200, body.bytes, context.responseHeaders, body.etag);
+    return computed ? 'executed' : 'cached';
   }
 
   return { runCompiled, runCached };

@@ -16,8 +16,10 @@ import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
 import type { PreparedOperation } from '../graphql/catalogue/prepare.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import type { createResponseCache } from '../graphql/answers/kept-answers.js';
+import { inOperationSpan } from '../telemetry/operation-span.js';
+import { tracing } from '../telemetry/tracing.js';
 import { runApollo } from './apollo-bridge.js';
-import { createCompiledRunner } from './compiled-run.js';
+import { createCompiledRunner, type Ran } from './compiled-run.js';
 import { createGraphQLAnswers, type FormatError } from './graphql-answer.js';
 import { graphqlRequestOf, type GraphQLRequest } from './graphql-request.js';
 import { NOT_ACCEPTABLE, negotiatedType, RESULT_TYPES, readBody } from './request-body.js';
@@ -104,21 +106,40 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
     if (request instanceof ApiError) return answers.refuse(req, res, type!, request, {});
     const presented = { key: keyOf(req), misplacedKey: misplacedKey(req.headers, undefined, edge.variant) };
     return door.serve(presented, request, async (outcome) => {
-      if (outcome.admitted) return run(req, res, type!, body, request, outcome);
+      if (outcome.admitted) return void (await run(req, res, type!, body, request, outcome));
       answers.refuse(req, res, type!, outcome.error, outcome.headers);
     });
   }
 
+  /** An admitted operation, in its span when traced: its name, type and document id, and whether it ran or was kept. */
+  function run(req: IncomingMessage, res: ServerResponse, type: string, body: unknown, request: GraphQLRequest, admitted: AdmittedOperation): Promise<unknown> {
+    const traced = tracing();
+    if (!traced) return runAdmitted(req, res, type, body, request, admitted);
+    const { name, kind, id } = admitted.target;
+    const work = () => runAdmitted(req, res, type, body, request, admitted);
+    return inOperationSpan(traced, { name, type: kind, documentId: id }, work, (how) => how === 'executed');
+  }
+
   /** An admitted operation: from the answers' cache, compiled, or by Apollo. */
-  function run(req: IncomingMessage, res: ServerResponse, type: string, body: unknown, request: GraphQLRequest, admitted: AdmittedOperation): Promise<void> {
+  async function runAdmitted(
+    req: IncomingMessage,
+    res: ServerResponse,
+    type: string,
+    body: unknown,
+    request: GraphQLRequest,
+    admitted: AdmittedOperation,
+  ): Promise<Ran> {
     const context = catalogue.context(admitted.principal, 'graphql', { admitted: true });
     Object.assign(context.responseHeaders, admitted.headers);
     // Compiled once admitted (the first time this text runs), never for a caller the edge refused.
     const compiled = catalogue.compiled(admitted.target);
     if (compiled && admitted.target.answers) return runCached(req, res, type, admitted.target, compiled, context, admitted.params);
-    if (compiled) return runCompiled(req, res, type, compiled, context, admitted.params);
-    requests?.inc({ path: 'apollo' });
-    return runApollo(server, req, res, body, context, { ...request, query: admitted.target.text });
+    if (compiled) await runCompiled(req, res, type, compiled, context, admitted.params);
+    else {
+      requests?.inc({ path: 'apollo' });
+      await runApollo(server, req, res, body, context, { ...request, query: admitted.target.text });
+    }
+    return 'executed';
   }
 
   return handle;

@@ -27,6 +27,7 @@ export function createSseHandler(options: { edge: Edge; gate: SubscriptionGate }
       const request = req.raw;
       const query = new URL(request.url ?? '/', 'http://localhost').searchParams.get('apikey');
       const admission = await options.gate.admit({
+        transport: 'sse',
         key: presentedKey(request.headers.authorization, query, options.edge.variant),
         query: params.query,
         operationName: params.operationName,

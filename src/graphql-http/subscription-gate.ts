@@ -6,13 +6,17 @@
  */
 import type { ExecutionArgs, ExecutionResult, GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { Principal } from '../auth/authenticator.js';
-import type { Edge } from '../edge/edge.js';
+import { admissionAttributes, type Edge, type Outcome } from '../edge/edge.js';
+import { operationSpanName } from '../telemetry/operation-span.js';
+import { type SpanHandle, tracing } from '../telemetry/tracing.js';
 import { ApiError } from '../domain/refusal.js';
 import { tooDeepJson, valueWithinDepth } from '../edge/json-depth.js';
 import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
 import type { PreparedOperation } from '../graphql/catalogue/prepare.js';
 
 export interface SubscriptionRequest {
+  /** Which transport carries it (its start's span says so). */
+  transport: 'graphql-ws' | 'sse';
   key: string | undefined;
   query: string;
   operationName?: string | null | undefined;
@@ -89,33 +93,53 @@ export function createSubscriptionGate(options: GateOptions) {
       return { ...result, errors: result.errors.map((error) => options.formatError(error.toJSON(), error)) as never };
     },
 
-    async admit(request: SubscriptionRequest): Promise<Admission> {
-      const outcome = await door.admit({ key: request.key }, request);
-      if (!outcome.admitted)
-        return { admitted: false, refusal: new ApiError(outcome.error.status, outcome.error.message, outcome.headers, outcome.error.graphql) };
-      const principal = outcome.principal!;
-      const hold = options.holds.take(principal);
-      if ('cap' in hold) {
-        const message = `at most ${hold.cap} subscriptions at once for this account's plan; complete one first`;
-        return { admitted: false, refusal: new ApiError(429, message, outcome.headers, { code: 'RATE_LIMITED' }) };
-      }
-      options.onSubscribed?.();
-      const contextValue = catalogue.context(principal, 'graphql', { stream: { onSlowConsumer: request.onSlowConsumer } });
-      Object.assign(contextValue.responseHeaders, outcome.headers);
-      return {
-        admitted: true,
-        principal,
-        release: hold.release,
-        args: {
-          schema,
-          document: outcome.target.document,
-          operationName: outcome.target.operation.name?.value ?? null,
-          variableValues: outcome.params.values,
-          contextValue,
-        },
-      };
+    /** Admits a subscription; its start is a span when traced: the operation, and the admission's outcome. */
+    admit(request: SubscriptionRequest): Promise<Admission> {
+      const traced = tracing();
+      if (!traced) return admit(request);
+      const attributes = { 'mgw.transport': request.transport, 'mgw.variant': edge.variant, 'graphql.operation.type': 'subscription' };
+      return traced.inSpan('subscription', attributes, (span) => admit(request, span));
     },
   };
+
+  async function admit(request: SubscriptionRequest, span?: SpanHandle): Promise<Admission> {
+    const outcome = await door.admit({ key: request.key }, request);
+    if (span) traceStart(span, outcome);
+    if (!outcome.admitted)
+      return { admitted: false, refusal: new ApiError(outcome.error.status, outcome.error.message, outcome.headers, outcome.error.graphql) };
+    const principal = outcome.principal!;
+    const hold = options.holds.take(principal);
+    if ('cap' in hold) {
+      span?.set({ 'mgw.admission': 'refused', 'http.response.status_code': 429 });
+      const message = `at most ${hold.cap} subscriptions at once for this account's plan; complete one first`;
+      return { admitted: false, refusal: new ApiError(429, message, outcome.headers, { code: 'RATE_LIMITED' }) };
+    }
+    options.onSubscribed?.();
+    const contextValue = catalogue.context(principal, 'graphql', { stream: { onSlowConsumer: request.onSlowConsumer } });
+    Object.assign(contextValue.responseHeaders, outcome.headers);
+    return {
+      admitted: true,
+      principal,
+      release: hold.release,
+      args: {
+        schema,
+        document: outcome.target.document,
+        operationName: outcome.target.operation.name?.value ?? null,
+        variableValues: outcome.params.values,
+        contextValue,
+      },
+    };
+  }
+
+  /** The start's span, once the edge has spoken: named by the operation when it was found, and the admission's outcome. */
+  function traceStart(span: SpanHandle, outcome: Outcome<PreparedOperation, unknown>): void {
+    const operation = outcome.target;
+    if (operation) {
+      span.rename(operationSpanName('subscription', operation.name));
+      span.set({ 'graphql.operation.name': operation.name, 'graphql.document.id': operation.id });
+    }
+    span.set(admissionAttributes(outcome, edge.variant));
+  }
 }
 
 export type SubscriptionGate = ReturnType<typeof createSubscriptionGate>;

@@ -151,6 +151,7 @@ function graphqlWsOptions(options: Options, connections: Map<WebSocket, Connecti
       const connection = connections.get(ctx.extra.socket)!;
       const socket = ctx.extra.socket;
       const admission = await options.gate.admit({
+        transport: 'graphql-ws',
         key: connection.key,
         query: payload.query,
         operationName: payload.operationName,

@@ -13,6 +13,7 @@ import type { MarketDataBatch } from '../upstream/connector.js';
 import type { DemoFeed, FeedBatch } from './demo/feed.js';
 import { createSerialQueue } from './serial.js';
 import { createTicker } from './ticker.js';
+import { inBackground, NO_ATTRIBUTES } from '../telemetry/background.js';
 
 /** Candles kept per interval: several times what a brief reads. */
 const CANDLES_KEPT = 500;
@@ -73,7 +74,7 @@ export function createIngestRunner(options: IngestRunnerOptions) {
 
   const ticker = createTicker({
     everyMs: options.tickMs,
-    run: () => serial(() => writeAndEvaluate(feed!.tick(options.now()), options.now())),
+    run: () => serial(() => inBackground('market-data ingest tick', NO_ATTRIBUTES, () => writeAndEvaluate(feed!.tick(options.now()), options.now()))),
     logger,
     name: 'market-data ingest tick',
   });

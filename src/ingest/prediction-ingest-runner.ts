@@ -12,6 +12,7 @@ import type { PredictionBatch } from '../upstream/connector.js';
 import { createHistoryPruner, createMovementIngest } from './prediction-writes.js';
 import { createSerialQueue } from './serial.js';
 import { createTicker } from './ticker.js';
+import { inBackground, NO_ATTRIBUTES } from '../telemetry/background.js';
 
 /** What a prediction feed offers: the demo feed today, live platforms later. */
 export interface PredictionFeed {
@@ -90,7 +91,7 @@ export function createPredictionIngestRunner(options: PredictionIngestOptions) {
     everyMs: options.tickMs,
     name: 'prediction ingest tick',
     logger,
-    run: () => serial(() => tickAt(options.now(), feed!.tick(options.now()))),
+    run: () => serial(() => inBackground('prediction ingest tick', NO_ATTRIBUTES, () => tickAt(options.now(), feed!.tick(options.now())))),
   });
 
   return {

@@ -9,6 +9,7 @@ import { DAY_MS, HOUR_MS } from '../domain/time.js';
 import { MovementDetector } from '../prediction/movement-detector.js';
 import type { PredictionReadModel } from '../readmodel/prediction-read-model.js';
 import type { PredictionRepository, Sweep } from '../store/prediction.js';
+import { inSpan, type SpanHandle } from '../telemetry/tracing.js';
 
 const HISTORY_KEPT_MS = 3 * DAY_MS;
 const PRUNE_EVERY_MS = HOUR_MS;
@@ -30,12 +31,22 @@ export function createMovementIngest(options: MovementIngestOptions) {
     await repo.recordObservations(observations, sweep);
     readModel.applyObservations(observations);
     if (sweep) readModel.applySweep(sweep.source, sweep.at);
+    return inSpan(
+      'detect movements',
+      () => ({ 'mgw.observations': observations.length }),
+      (span) => detect(observations, span),
+    );
+  }
+
+  /** The detector over the observations; its alerts and moved baselines stored together. */
+  async function detect(observations: readonly ProbabilityObservation[], span?: SpanHandle): Promise<MovementAlert[]> {
     const { movements, changed } = detector.observe(observations);
     const alerts = movements.map((m) => ({ id: newId('mvmt'), question: readModel.get(m.marketId)?.question ?? m.marketId, ...m }));
     try {
       const stored = await repo.recordMovements(changed, alerts);
       readModel.addAlerts(stored);
       if (stored.length > 0) options.onAlerts?.(stored.length);
+      span?.set({ 'mgw.alerts': stored.length });
       options.onChange?.();
       return stored;
     } catch (error) {

@@ -8,6 +8,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { isTimeoutError, parseRetryAfter } from './fetch-failures.js';
+import { sendTraced, traceAnswer, traceNoAnswer } from '../telemetry/outgoing.js';
+import type { SpanHandle } from '../telemetry/tracing.js';
 
 export interface ChatCompletionsOptions {
   /** e.g. `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1`; `/chat/completions` is appended. */
@@ -47,12 +49,35 @@ const completionSchema = z.object({
   choices: z.array(z.object({ message: z.object({ content: z.string().trim().min(1, 'empty answer') }) })).min(1, 'no choices'),
 });
 
-async function attempt(options: ChatCompletionsOptions, body: string, budgetMs: number): Promise<string> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+/** One attempt, in a client span carrying its `traceparent` when traced. */
+function attempt(options: ChatCompletionsOptions, body: string, budgetMs: number): Promise<string> {
+  const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  return sendTraced('POST', url, (traceHeaders, span) =>
+    span
+      ? attemptOnce(url, options, body, budgetMs, traceHeaders, span).catch((error: unknown) => failedSpan(span, error))
+      : attemptOnce(url, options, body, budgetMs, traceHeaders),
+  );
+}
+
+/** A failed attempt's span says how it failed (an answered one's status says it already). */
+function failedSpan(span: SpanHandle, error: unknown): never {
+  if (error instanceof LlmError && !error.message.startsWith('provider answered')) traceNoAnswer(span, error.retryable ? 'network' : 'answer');
+  throw error;
+}
+
+async function attemptOnce(
+  url: string,
+  options: ChatCompletionsOptions,
+  body: string,
+  budgetMs: number,
+  traceHeaders: Readonly<Record<string, string>>,
+  span?: SpanHandle,
+): Promise<string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', ...traceHeaders };
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
   let response: Response;
   try {
-    response = await fetch(`${options.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
+    response = await fetch(url, {
       method: 'POST',
       headers,
       body,
@@ -61,6 +86,7 @@ async function attempt(options: ChatCompletionsOptions, body: string, budgetMs: 
   } catch (error) {
     throw new LlmError(isTimeoutError(error) ? `no answer within ${budgetMs} ms` : 'network error', true);
   }
+  if (span) traceAnswer(span, response.status);
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
     const retryable = response.status === 429 || response.status >= 500;

@@ -13,6 +13,7 @@ import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
 import { createResponseCache, matchesEtag } from '../graphql/answers/kept-answers.js';
 import type { GraphQLServices } from '../graphql/services.js';
 import type { Deprecations } from './deprecations.js';
+import { inOperationSpan } from '../telemetry/operation-span.js';
 import { type Tracing, tracing } from '../telemetry/tracing.js';
 import type { Principal } from '../auth/key-answers.js';
 import { sendError, sendJson } from './envelope.js';
@@ -111,12 +112,7 @@ export function createFacadeHandler(options: FacadeOptions) {
   function operation<T>(traced: Tracing | undefined, prepared: PreparedRoute, work: () => Promise<T>, ran: () => boolean): Promise<T> {
     if (!traced) return work();
     const { name, sha256 } = prepared.published;
-    const attributes = { 'graphql.operation.name': name, 'graphql.operation.type': 'query', 'graphql.document.id': sha256 };
-    return traced.inSpan(`query ${name}`, attributes, async (span) => {
-      const value = await work();
-      span.set({ 'mgw.graphql.answer': ran() ? 'executed' : 'cached' });
-      return value;
-    });
+    return inOperationSpan(traced, { name, type: 'query', documentId: sha256 }, work, ran);
   }
 
   const operations = [...byPath.values()].map((prepared) => prepared.published);

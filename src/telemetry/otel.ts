@@ -21,6 +21,7 @@ import {
   TraceIdRatioBasedSampler,
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
+import { moreSpans, spanRunner } from './otel-spans.js';
 import type { Attributes, OtelEnv, SpanHandle, Tracing } from './types.js';
 
 const SPAN = Symbol('server span');
@@ -68,12 +69,10 @@ function resourceOf(env: OtelEnv) {
 
 const handleOf = (span: Span): SpanHandle => ({
   set: (attributes) => void span.setAttributes(attributes),
+  rename: (name) => void span.updateName(name),
   fail: (reason) => void span.setStatus({ code: SpanStatusCode.ERROR, message: reason }),
   end: () => span.end(),
 });
-
-/** The reason a span failed: an error's name (its message may hold data). */
-const reasonOf = (error: unknown) => (error instanceof Error ? error.name : 'error');
 
 export async function createTracing(env: OtelEnv, warn: (message: string) => void): Promise<Tracing> {
   const provider = new TracerProvider({
@@ -97,7 +96,9 @@ export async function createTracing(env: OtelEnv, warn: (message: string) => voi
   const clean = (attributes: Attributes) =>
     Object.fromEntries(Object.entries(attributes).filter(([, v]) => v !== undefined)) as Record<string, string | number | boolean>;
 
+  const within = spanRunner(contexts, handleOf);
   return {
+    ...moreSpans({ tracer, contexts, propagator, clean, handleOf }),
     serve(req: IncomingMessage, res: ServerResponse, attributes: Attributes, next: () => void): void {
       const parent: Context = trustIncoming ? propagator.extract(ROOT_CONTEXT, req.headers, defaultTextMapGetter) : ROOT_CONTEXT;
       const span = tracer.startSpan(req.method ?? 'HTTP', { kind: SpanKind.SERVER, attributes: clean(attributes) }, parent);
@@ -115,22 +116,7 @@ export async function createTracing(env: OtelEnv, warn: (message: string) => voi
     },
     inSpan<T>(name: string, attributes: Attributes, work: (span: SpanHandle) => Promise<T>): Promise<T> {
       const parent = contexts.active();
-      const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes: clean(attributes) }, parent);
-      const failed = (error: unknown) => {
-        span.setStatus({ code: SpanStatusCode.ERROR, message: reasonOf(error) });
-        span.end();
-        throw error;
-      };
-      try {
-        return contexts
-          .with(trace.setSpan(parent, span), () => work(handleOf(span)))
-          .then((value) => {
-            span.end();
-            return value;
-          }, failed);
-      } catch (error) {
-        return failed(error);
-      }
+      return within(tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes: clean(attributes) }, parent), parent, work);
     },
     record(name: string, attributes: Attributes, startMs: number, endMs: number, failedQuery: boolean): void {
       const parent = contexts.active();

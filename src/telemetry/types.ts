@@ -7,6 +7,8 @@ export type Attributes = Record<string, string | number | boolean | undefined>;
 /** A span in progress, as the request path sees it. */
 export interface SpanHandle {
   set(attributes: Attributes): void;
+  /** Renames the span, once what it is about is known (a subscription's operation). */
+  rename(name: string): void;
   /** Marks the span failed (an error status), without its message when that could hold data. */
   fail(reason: string): void;
   end(): void;
@@ -24,6 +26,18 @@ export interface Tracing {
   inSpan<T>(name: string, attributes: Attributes, work: (span: SpanHandle) => Promise<T>): Promise<T>;
   /** A finished child span of the current context, recorded after the fact (a store query's log event). */
   record(name: string, attributes: Attributes, startMs: number, endMs: number, failed: boolean): void;
+  /**
+   * Runs `work` in a client span (kind CLIENT) of the current context: a request to an upstream or
+   * a webhook receiver. `headers` holds the span's `traceparent`, for the request to carry.
+   */
+  client<T>(name: string, attributes: Attributes, work: (span: SpanHandle, headers: Readonly<Record<string, string>>) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` as the root span of a trace of its own (background work: a tick, a delivery, the
+   * brief), linked to the span running now, if any, and to `cause`, a kept `traceparent`.
+   */
+  background<T>(name: string, attributes: Attributes, work: (span: SpanHandle) => Promise<T>, cause?: string): Promise<T>;
+  /** The current span's W3C `traceparent`, to keep with work queued for later; undefined outside a span. */
+  traceparent(): string | undefined;
   /** The ids of the current span, for log lines. */
   ids(): { trace_id: string; span_id: string } | undefined;
   /** Flushes what is queued and stops, within `timeoutMs`. */

@@ -6,6 +6,8 @@
  * Bodies are read in full before parsing, so a connection cut mid-body is a failure, not half a batch.
  */
 import { isTimeoutError, parseRetryAfter } from '../net/fetch-failures.js';
+import { sendTraced, traceAnswer, traceNoAnswer } from '../telemetry/outgoing.js';
+import type { SpanHandle } from '../telemetry/tracing.js';
 import { UpstreamError } from './errors.js';
 import { createUpstreamGate, type UpstreamGate, type UpstreamGateOptions } from './gate.js';
 
@@ -46,16 +48,24 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
   // Named in every failure of a request: "ENOTFOUND" alone does not say which name did not resolve.
   const host = new URL(base).host;
 
-  async function fetchBytes(path: string): Promise<Uint8Array> {
+  /** One request, in a client span carrying its `traceparent` when traced. */
+  function fetchBytes(path: string): Promise<Uint8Array> {
+    return sendTraced('GET', url(path), (traceHeaders, span) =>
+      span ? fetchOnce(path, traceHeaders, span).catch((error: unknown) => failedSpan(span, error)) : fetchOnce(path, traceHeaders),
+    );
+  }
+
+  async function fetchOnce(path: string, traceHeaders: Readonly<Record<string, string>>, span?: SpanHandle): Promise<Uint8Array> {
     const signals = [AbortSignal.timeout(options.timeoutMs), ...(options.signal ? [options.signal] : [])];
     const signal = AbortSignal.any(signals);
     let response: Response;
     try {
-      response = await fetch(url(path), { headers: { 'user-agent': USER_AGENT, accept: '*/*' }, signal });
+      response = await fetch(url(path), { headers: { 'user-agent': USER_AGENT, accept: '*/*', ...traceHeaders }, signal });
     } catch (error) {
       if (isTimeoutError(error)) throw new UpstreamError(source, 'timeout', `no answer from ${host} within ${options.timeoutMs} ms`);
       throw new UpstreamError(source, 'network', `request to ${host} failed (${describeCause(error)})`);
     }
+    if (span) traceAnswer(span, response.status);
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
       const status = response.status;
@@ -98,6 +108,12 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
       return new UpstreamError(source, 'rate_limited', message, retryAfterMs === undefined ? {} : { retryAfterMs });
     },
   };
+}
+
+/** A failed request's span says how it failed (an answered one's status says it already). */
+function failedSpan(span: SpanHandle, error: unknown): never {
+  if (error instanceof UpstreamError && error.details.status === undefined) traceNoAnswer(span, error.failure);
+  throw error;
 }
 
 function describeCause(error: unknown): string {

@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import type { Connector, UpstreamBatch } from './connector.js';
 import { UpstreamError } from './errors.js';
 import type { UpstreamHttp } from './http.js';
+import { inBackground } from '../telemetry/background.js';
 import { newPollCounts, type PollerStats, pollStatsOf, recordFailure, recordSuccess } from './poll-stats.js';
 
 export type { PollerStats } from './poll-stats.js';
@@ -71,6 +72,7 @@ export function createPoller(options: PollerOptions): Poller {
   const { connector, http, logger } = options;
   const source = connector.source;
   const log = logger.child({ source });
+  const spanName = `poll ${source}`;
   const retryPolicy = retryPolicyOf(options, log);
   const stats = newPollCounts(source);
   let backfilled = false;
@@ -86,9 +88,10 @@ export function createPoller(options: PollerOptions): Poller {
   /** A wait between two requests of one poll, cut short (as a cancelled poll) by stop(). */
   const pause = (ms: number) => pauseUnless(ms, abort.signal);
 
+  /** One poll (its retries included), the root of a trace of its own when traced: its requests and what the batch wrote under it. */
   async function pollOnce(): Promise<void> {
     try {
-      await poll();
+      await inBackground(spanName, () => ({ 'mgw.source': source }), poll);
     } finally {
       // Successful or not: a 429 on the last page of a poll still delays the next one.
       notBefore = Math.max(notBefore, http.gate.heldUntil() ?? 0);

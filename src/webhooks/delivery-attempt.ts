@@ -9,6 +9,9 @@ import type { ConnectAgents } from './destination.js';
 import { type AttemptDecision, type AttemptResult, decide, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './retry-schedule.js';
 import { sendAttempt } from './send.js';
 import { signDelivery } from './signing.js';
+import { inBackground } from '../telemetry/background.js';
+import { sendTraced, traceAnswer, traceNoAnswer } from '../telemetry/outgoing.js';
+import type { SpanHandle } from '../telemetry/tracing.js';
 
 /** What an attempt needs; the delivery worker's options add how many run at once and how often the queue is read. */
 export interface AttemptOptions {
@@ -25,6 +28,16 @@ export interface AttemptOptions {
   onOutcome?: (outcome: 'delivered' | 'retried' | 'failed') => void;
 }
 
+/** A connection's failure as a short type: its system code, a timeout, or the destination's refusal. */
+function failureType(error: string): string {
+  if (error.startsWith('no answer')) return 'timeout';
+  if (error.startsWith('destination refused')) return 'destination_refused';
+  return /^[A-Z][A-Z0-9_]+\b/.exec(error)?.[0] ?? '_OTHER';
+}
+
+const traceAttempt = (span: SpanHandle, result: AttemptResult) =>
+  result.kind === 'answered' ? traceAnswer(span, result.status) : traceNoAnswer(span, failureType(result.error));
+
 const SCHEDULE_SPAN_HOURS = Math.round(RETRY_DELAYS_MS.reduce((a, b) => a + b, 0) / 3_600_000);
 
 /** The attempt of a due delivery; resolves once its outcome is recorded (or at once when `signal` stopped it). */
@@ -32,7 +45,13 @@ export function createAttemptRunner(options: AttemptOptions) {
   const { repo, logger } = options;
   const random = options.random ?? Math.random;
 
-  async function attempt(endpoint: DueEndpoint, delivery: DueDelivery, signal: AbortSignal): Promise<void> {
+  /** An attempt, as the root of a trace of its own when traced. */
+  function attempt(endpoint: DueEndpoint, delivery: DueDelivery, signal: AbortSignal): Promise<void> {
+    const attributes = () => ({ 'mgw.webhook.delivery.id': delivery.id, 'mgw.webhook.endpoint.id': endpoint.id, 'mgw.webhook.attempt': delivery.attempts + 1 });
+    return inBackground('webhook delivery', attributes, () => attemptNow(endpoint, delivery, signal));
+  }
+
+  async function attemptNow(endpoint: DueEndpoint, delivery: DueDelivery, signal: AbortSignal): Promise<void> {
     const number = delivery.attempts + 1;
     const at = options.now();
     const rotating = endpoint.previousSecret !== null && endpoint.previousSecretUntil !== null && endpoint.previousSecretUntil > at;
@@ -42,10 +61,15 @@ export function createAttemptRunner(options: AttemptOptions) {
       at,
       secrets: rotating ? [endpoint.secret, endpoint.previousSecret!] : [endpoint.secret],
     });
-    const result = await sendAttempt(
-      { url: endpoint.url, body: delivery.body, headers: { ...headers } },
-      { agents: options.agents, timeoutMs: options.timeoutMs, userAgent: options.userAgent, signal },
-    );
+    // The traceparent is beside the signature's headers, not in what they sign.
+    const result = await sendTraced('POST', endpoint.url, async (traceHeaders, span) => {
+      const sent = await sendAttempt(
+        { url: endpoint.url, body: delivery.body, headers: { ...headers, ...traceHeaders } },
+        { agents: options.agents, timeoutMs: options.timeoutMs, userAgent: options.userAgent, signal },
+      );
+      if (span) traceAttempt(span, sent);
+      return sent;
+    });
     // Stopped mid-attempt (shutdown, lease lost): not an attempt; whoever runs next sends it.
     if (signal.aborted) return;
     options.onAttempt?.(result);

@@ -2,7 +2,7 @@
  * A loopback HTTP server standing in for an upstream: each request is answered by the first route
  * whose matcher accepts it, with a body (a recorded payload, usually) or a scripted fault.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type UpstreamReply =
@@ -26,6 +26,8 @@ export interface UpstreamServer {
   baseUrl: string;
   /** Every request's path and query, in order. */
   requests: URL[];
+  /** Every request's headers, in the same order. */
+  headers: IncomingHttpHeaders[];
   /** Replaces the routes (for a second snapshot or a fault mid-test). */
   setRoutes(routes: UpstreamRoute[]): void;
   close(): Promise<void>;
@@ -51,10 +53,12 @@ function send(res: ServerResponse, reply: UpstreamReply): void {
 export async function startUpstreamServer(initial: UpstreamRoute[]): Promise<UpstreamServer> {
   let routes = initial;
   const requests: URL[] = [];
+  const headers: IncomingHttpHeaders[] = [];
   const counts = new Map<UpstreamRoute, number>();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     requests.push(url);
+    headers.push(req.headers);
     const route = routes.find((r) => r.path === url.pathname && Object.entries(r.query ?? {}).every(([k, v]) => url.searchParams.get(k) === v));
     if (!route) {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"no such route in the test upstream"}');
@@ -69,6 +73,7 @@ export async function startUpstreamServer(initial: UpstreamRoute[]): Promise<Ups
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
+    headers,
     setRoutes(next) {
       routes = next;
     },

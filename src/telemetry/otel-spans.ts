@@ -1,0 +1,89 @@
+/**
+ * The spans of work that leaves the process or starts on its own, for otel.ts (loaded only when
+ * traces are on): client spans that put their `traceparent` on the outgoing request, root spans of
+ * background work linked to what caused them, and the current span's `traceparent` to keep with
+ * work queued for later. Only the API is used here: the SDK's objects are handed in.
+ */
+import {
+  type Context,
+  type ContextManager,
+  defaultTextMapGetter,
+  defaultTextMapSetter,
+  type Link,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type TextMapPropagator,
+  type Tracer,
+  trace,
+} from '@opentelemetry/api';
+import type { Attributes, SpanHandle, Tracing } from './types.js';
+
+interface Parts {
+  tracer: Tracer;
+  contexts: ContextManager;
+  propagator: TextMapPropagator;
+  clean(attributes: Attributes): Record<string, string | number | boolean>;
+  handleOf(span: Span): SpanHandle;
+}
+
+/** The reason a span failed: an error's name (its message may hold data). */
+const reasonOf = (error: unknown) => (error instanceof Error ? error.name : 'error');
+
+/** Runs `work` in `span`'s context (a child of `parent`); the span ends when `work` settles, failed if it throws. */
+export function spanRunner(contexts: ContextManager, handleOf: (span: Span) => SpanHandle) {
+  return function within<T>(span: Span, parent: Context, work: (span: SpanHandle, context: Context) => Promise<T>): Promise<T> {
+    const failed = (error: unknown): never => {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: reasonOf(error) });
+      span.end();
+      throw error;
+    };
+    const context = trace.setSpan(parent, span);
+    try {
+      return contexts
+        .with(context, () => work(handleOf(span), context))
+        .then((value) => {
+          span.end();
+          return value;
+        }, failed);
+    } catch (error) {
+      return failed(error);
+    }
+  };
+}
+
+export function moreSpans({ tracer, contexts, propagator, clean, handleOf }: Parts): Pick<Tracing, 'client' | 'background' | 'traceparent'> {
+  const within = spanRunner(contexts, handleOf);
+
+  /** A kept `traceparent` as a link; nothing when it does not parse. */
+  function linkOf(traceparent: string | undefined): Link[] {
+    if (!traceparent) return [];
+    const context = trace.getSpanContext(propagator.extract(ROOT_CONTEXT, { traceparent }, defaultTextMapGetter));
+    return context ? [{ context }] : [];
+  }
+
+  return {
+    client(name, attributes, work) {
+      const parent = contexts.active();
+      const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes: clean(attributes) }, parent);
+      return within(span, parent, (handle, context) => {
+        const headers: Record<string, string> = {};
+        propagator.inject(context, headers, defaultTextMapSetter);
+        return work(handle, headers);
+      });
+    },
+    background(name, attributes, work, cause) {
+      // What is running now (a request that asked for it) caused it too.
+      const current = trace.getSpanContext(contexts.active());
+      const links = [...linkOf(cause), ...(current ? [{ context: current }] : [])];
+      const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes: clean(attributes), links, root: true }, ROOT_CONTEXT);
+      return within(span, ROOT_CONTEXT, (handle) => work(handle));
+    },
+    traceparent() {
+      const carrier: Record<string, string> = {};
+      propagator.inject(contexts.active(), carrier, defaultTextMapSetter);
+      return carrier.traceparent;
+    },
+  };
+}
