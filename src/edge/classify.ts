@@ -1,14 +1,13 @@
 /**
- * What an error means to a client, decided once for every transport: an ApiError is itself, a
- * domain error is its kind's status, a dependency's failure (store, Redis, a full disk) is a logged,
+ * What an error means to a client, decided once for every transport: an ApiError (a domain error
+ * among them) is itself, a dependency's failure (store, Redis, a full disk) is a logged,
  * counted 503, and anything else is our bug: logged with its detail, answered as a bare 500.
  * GraphQL errors are judged by what they wrap, or by the code graphql-js or Apollo gave them.
  */
 import { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
-import { DomainError } from '../domain/errors.js';
 import type { DegradedAnswers } from './degraded.js';
-import { ApiError, apiErrorFromDomain, ERROR_TYPES, type ErrorStatus } from '../domain/refusal.js';
+import { ApiError, ERROR_TYPES, type ErrorStatus } from '../domain/refusal.js';
 import { KEPT_CODES, statusOfCode } from './graphql-codes.js';
 
 /** `where` names the path for the log and the degraded-answers counter (`rest`, `graphql`, `subscription`, `http`). */
@@ -17,7 +16,6 @@ export type Classify = (where: string, error: unknown) => ApiError;
 export function createClassifier(degraded: DegradedAnswers, logger: Logger): Classify {
   const classify: Classify = (where, error) => {
     if (error instanceof ApiError) return error;
-    if (error instanceof DomainError) return apiErrorFromDomain(error);
     if (error instanceof GraphQLError) {
       // A code the error already carries decides (Apollo's UserInputError wraps graphql-js's error);
       // else what it wraps does (a resolver's domain error, a dependency's failure).
