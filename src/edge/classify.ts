@@ -10,6 +10,26 @@ import type { DegradedAnswers } from './degraded.js';
 import { ApiError, ERROR_TYPES, type ErrorStatus } from '../domain/refusal.js';
 import { KEPT_CODES, statusOfCode } from './graphql-codes.js';
 
+/** raw-body's failures to read a request body (http-errors, named by their `type`). */
+const BODY_READ_TYPES = new Set([
+  'entity.too.large',
+  'request.aborted',
+  'request.size.invalid',
+  'encoding.unsupported',
+  'stream.encoding.set',
+  'stream.not.readable',
+]);
+/** GraphQL's shape says a body it could not read is the client's mistake (Apollo's code); the other transports ignore it. */
+const CLIENT_MISTAKE = { code: 'BAD_USER_INPUT' } as const;
+
+/** A body too large (413, naming the limit) or one that could not be read (400). */
+function bodyRefusal(error: unknown): ApiError | undefined {
+  const read = error as { type?: unknown; limit?: unknown } | null;
+  if (typeof read?.type !== 'string' || !BODY_READ_TYPES.has(read.type)) return undefined;
+  if (read.type === 'entity.too.large') return new ApiError(413, `request body too large (at most ${read.limit} bytes)`, {}, CLIENT_MISTAKE);
+  return new ApiError(400, 'unreadable request body', {}, CLIENT_MISTAKE);
+}
+
 /** `where` names the path for the log and the degraded-answers counter (`rest`, `graphql`, `subscription`, `http`). */
 export type Classify = (where: string, error: unknown) => ApiError;
 
@@ -28,6 +48,8 @@ export function createClassifier(degraded: DegradedAnswers, logger: Logger): Cla
       const http = (error.extensions?.http as { status?: unknown } | undefined)?.status;
       if (typeof http === 'number' && http >= 400 && http < 500 && error.path === undefined) return new ApiError(400, error.message);
     }
+    const body = bodyRefusal(error);
+    if (body) return body;
     // A library's own 4xx (http-errors, as Express's static files raise them): the client's, said plainly.
     const status = (error as { status?: unknown; expose?: unknown } | null)?.status;
     if (typeof status === 'number' && status >= 400 && status < 500 && (error as { expose?: unknown }).expose === true) {
