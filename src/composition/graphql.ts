@@ -69,6 +69,7 @@ export async function buildGraphQL({ config, authenticator, services, metrics, c
         catalogue,
         edge,
         formatError,
+        classify,
         requests: metrics.graphqlRequests,
         maxBodyBytes: MAX_GRAPHQL_BODY_BYTES,
         answers,
