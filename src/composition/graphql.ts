@@ -70,6 +70,7 @@ export async function buildGraphQL({ config, authenticator, services, metrics, c
         edge,
         formatError,
         requests: metrics.graphqlRequests,
+        operations: (name, type, seconds) => metrics.semconv.graphqlOperation(name, type, seconds),
         maxBodyBytes: MAX_GRAPHQL_BODY_BYTES,
         answers,
       }),
