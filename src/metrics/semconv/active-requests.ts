@@ -26,6 +26,8 @@ export function createActiveRequests(startMs = Date.now()): ActiveRequests {
   return {
     begun(res) {
       inFlight.add(res);
+      const method = methodOf(res.req.method);
+      if (!seen.has(method)) seen.set(method, 0);
       if (inFlight.size > PRUNE_ABOVE) prune();
     },
     ended: (res) => void inFlight.delete(res),
