@@ -22,7 +22,13 @@ async function hungCollector() {
     held.push(res); // never answered
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}`, close: () => (server.closeAllConnections(), server.close()) };
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
 }
 
 async function figures(base) {
