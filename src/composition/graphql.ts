@@ -71,6 +71,7 @@ export async function buildGraphQL({ config, authenticator, services, metrics, c
         formatError,
         classify,
         requests: metrics.graphqlRequests,
+        operations: (name, type, seconds) => metrics.semconv.graphqlOperation(name, type, seconds),
         maxBodyBytes: MAX_GRAPHQL_BODY_BYTES,
         answers,
       }),

@@ -35,6 +35,8 @@ interface GraphQLHttpOptions {
   classify: Classify;
   /** Counts which path answered each request: executed compiled, from the cache, or by Apollo. */
   requests?: { inc(labels: { path: 'compiled' | 'cached' | 'apollo' }): void };
+  /** Times each admitted operation, from its admission to its answer (graphql.server.operation.duration). */
+  operations?: (name: string | undefined, type: string, seconds: number) => void;
   /** The kept answers (shared by the listeners: the versions say which data they were computed from). */
   answers: ReturnType<typeof createResponseCache>;
   /** Largest accepted body; a larger one is refused with 413 before it is read whole. */
@@ -107,9 +109,14 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
     }
     if (request instanceof ApiError) return answers.refuse(req, res, type!, request, {});
     const presented = { key: keyOf(req), misplacedKey: misplacedKey(req.headers, undefined, edge.variant) };
+    const began = performance.now();
     return door.serve(presented, request, async (outcome) => {
-      if (outcome.admitted) return void (await run(req, res, type!, body, request, outcome));
-      answers.refuse(req, res, type!, outcome.error, outcome.headers);
+      if (!outcome.admitted) return void answers.refuse(req, res, type!, outcome.error, outcome.headers);
+      try {
+        await run(req, res, type!, body, request, outcome);
+      } finally {
+        options.operations?.(outcome.target.operation.name?.value, outcome.target.kind, (performance.now() - began) / 1000);
+      }
     });
   }
 

@@ -40,8 +40,16 @@ export interface Tracing {
   traceparent(): string | undefined;
   /** The ids of the current span, for log lines. */
   ids(): { trace_id: string; span_id: string } | undefined;
+  /** What became of the spans that did not reach the collector, and how many wait in the queue (for /metrics). */
+  spanCounts?(): Promise<SpanCounts>;
   /** Flushes what is queued and stops, within `timeoutMs`. */
   shutdown(timeoutMs: number): Promise<void>;
+}
+
+/** Spans lost, by why (`queue_full`, or the failed export's error name), and spans queued now. */
+export interface SpanCounts {
+  dropped: Record<string, number>;
+  queued: number;
 }
 
 /** OTEL_* variables, as the operator set them (config.ts keeps them apart from the service's own). */
