@@ -22,7 +22,7 @@ import {
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
 import { countSpans } from './otel-span-counts.js';
-import { moreSpans, spanRunner } from './otel-spans.js';
+import { moreSpans, NO_SPAN, spanRunner, unsampled } from './otel-spans.js';
 import { atMost, protocolOf, signalUrlOf } from './otlp-settings.js';
 import type { Attributes, OtelEnv, SpanHandle, Tracing } from './types.js';
 
@@ -115,11 +115,13 @@ export async function createTracing(env: OtelEnv, warn: (message: string) => voi
     },
     inSpan<T>(name: string, attributes: Attributes, work: (span: SpanHandle) => Promise<T>): Promise<T> {
       const parent = contexts.active();
+      if (unsampled(parent)) return work(NO_SPAN);
       return within(tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes: clean(attributes) }, parent), parent, work);
     },
     record(name: string, attributes: Attributes, startMs: number, endMs: number, failedQuery: boolean): void {
       const parent = contexts.active();
-      if (!trace.getSpan(parent)) return; // a query outside a request (a job): no trace to join yet
+      // A query outside a request (a job): no trace to join yet; within an unsampled one: nothing to record.
+      if (!trace.getSpan(parent) || unsampled(parent)) return;
       const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes: clean(attributes), startTime: startMs }, parent);
       if (failedQuery) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end(endMs);
