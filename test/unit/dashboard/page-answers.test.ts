@@ -56,7 +56,14 @@ describe('one lookup by method and action', () => {
 
   it('an action the page does not name, or none, is refused as unknown (400), even one named like an Object method', async () => {
     const page = preparePage(withActions);
-    for (const fields of [{ action: 'drop' }, {} as Record<string, string>, { action: '' }, { action: 'constructor' }, { action: '__proto__' }, { action: 'toString' }]) {
+    for (const fields of [
+      { action: 'drop' },
+      {} as Record<string, string>,
+      { action: '' },
+      { action: 'constructor' },
+      { action: '__proto__' },
+      { action: 'toString' },
+    ]) {
       const refused = await refusalOf(page.answerTo('POST', form(fields))(request));
       expect(refused).toBeInstanceOf(DomainError);
       expect([refused?.status, refused?.message]).toEqual([400, 'unknown action']);
