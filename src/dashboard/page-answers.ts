@@ -1,7 +1,6 @@
 /**
- * A page's answers, prepared once at start: what answers a request is one lookup, by its method
- * and, for a POST, its form's `action` field, where a page would otherwise check the method and
- * then switch on the action.
+ * A page's answers, prepared once at start, so that what answers a request is one lookup: by its
+ * method and, for a POST, its form's `action` field.
  */
 import { invalid } from '../domain/errors.js';
 import type { DashboardAction, DashboardPage } from './page.js';
