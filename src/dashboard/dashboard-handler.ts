@@ -10,56 +10,20 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import getRawBody from 'raw-body';
-import type { ClientInfo, LiveSession } from '../dashboard-accounts/index.js';
+import type { LiveSession } from '../dashboard-accounts/index.js';
 import type { Variant } from '../domain/variant.js';
 import type { Classify } from '../edge/classify.js';
 import { ApiError, badRequest } from '../domain/refusal.js';
 import { FORM_COOKIE, readCookie, SESSION_COOKIE, setCookie } from './cookies.js';
 import { crossSiteReason, ownOrigin } from './cross-site.js';
-import { type Html, html } from './html.js';
-import { page, DASHBOARD_CSP, type Section } from './layout.js';
+import { html } from './html.js';
+import { page, DASHBOARD_CSP } from './layout.js';
 import { newFormToken, sameToken } from './form-token.js';
+import type { DashboardAction, DashboardAnswer, DashboardPage, DashboardRequest } from './page.js';
+import { type PreparedPage, preparePage } from './page-answers.js';
 import type { DashboardServices } from './services.js';
 
 export const DASHBOARD_PATH = '/account';
-
-/** What a page handler sees of a request. */
-export interface DashboardRequest {
-  req: IncomingMessage;
-  res: ServerResponse;
-  url: URL;
-  client: ClientInfo;
-  /** A signed-in session (stage `signed_in`); pages marked `signedIn` always have one. */
-  session: LiveSession | undefined;
-  /** A session waiting for its second factor. */
-  pending: LiveSession | undefined;
-  /** The fields of a POST. */
-  form: URLSearchParams;
-  /** The token the forms of a signed-out page carry (double submit with its cookie). */
-  formToken: string;
-  /** Where links point: PORTAL_PUBLIC_URL, else this request's origin. */
-  base: string;
-  services: DashboardServices;
-  variant: Variant;
-  /** Sets the session cookie (sign-in, a new id after a password change). */
-  setSession(token: string): void;
-  /** A page of this dashboard around `body`, with the navigation when signed in. */
-  render(title: string, body: Html, extra?: { notice?: string | undefined; error?: string | undefined; section?: Section }): Html;
-}
-
-export type DashboardAnswer =
-  | { html: Html; status?: number; headers?: Record<string, string> }
-  | { redirect: string }
-  | { body: string; type: string; filename?: string };
-
-export interface DashboardPage {
-  /** Under /account: `sign-in`, `keys`. */
-  path: string;
-  /** Only for a signed-in session (others are sent to sign in). */
-  signedIn: boolean;
-  get(request: DashboardRequest, shown?: { error?: string; status?: number }): Promise<DashboardAnswer>;
-  post?(request: DashboardRequest): Promise<DashboardAnswer>;
-}
 
 const ASSETS: Record<string, string> = { 'dashboard.css': 'text/css; charset=utf-8', 'dashboard.js': 'text/javascript; charset=utf-8' };
 /** The files' names before this release, served too: a page an older instance rendered still finds them during a rolling deploy. */
@@ -187,7 +151,7 @@ function dashboardRequest(
  */
 export function createDashboardHandler(options: DashboardOptions) {
   const { services } = options;
-  const pages = new Map(options.pages.map((p) => [p.path, p]));
+  const pages = new Map(options.pages.map((p) => [p.path, preparePage(p)]));
   const assets = loadAssets();
   const secure = services.publicUrl?.startsWith('https:') ?? false;
 
@@ -200,9 +164,9 @@ export function createDashboardHandler(options: DashboardOptions) {
   }
 
   /** A request for `target` (found by the listener's table), or for whatever else is under /account. */
-  async function handle(target: DashboardPage | undefined, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(target: PreparedPage | undefined, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://dashboard');
-    const rest = target ? target.path : url.pathname.slice(DASHBOARD_PATH.length).replace(/^\/+/, '').replace(/\/+$/, '');
+    const rest = target ? target.page.path : url.pathname.slice(DASHBOARD_PATH.length).replace(/^\/+/, '').replace(/\/+$/, '');
     if (!target && rest.startsWith('assets/')) return serveAsset(req, res, rest.slice('assets/'.length));
 
     const session = await services.sessions.resolve(readCookie(req, SESSION_COOKIE));
@@ -214,25 +178,26 @@ export function createDashboardHandler(options: DashboardOptions) {
     const request = dashboardRequest(options, { req, res, url }, session, formToken, secure);
     const found = target ?? pages.get(rest === '' ? (request.session ? 'keys' : 'sign-in') : rest);
     if (!found) return send(res, refusal(request, 404, `There is no page /account/${rest}.`));
-    if (found.signedIn && !request.session) return send(res, { redirect: `${DASHBOARD_PATH}/sign-in` });
-    if (req.method === 'GET' || req.method === 'HEAD') return send(res, await answerOf(found, request, () => found.get(request)));
-    if (req.method !== 'POST' || !found.post) {
-      res.setHeader('Allow', found.post ? 'GET, HEAD, POST' : 'GET, HEAD');
+    if (found.page.signedIn && !request.session) return send(res, { redirect: `${DASHBOARD_PATH}/sign-in` });
+    if (!found.takes(req.method)) {
+      res.setHeader('Allow', found.allow);
       return send(res, refusal(request, 405, `${req.method} is not allowed here.`));
     }
-    const refused = await refusedWrite(request, found, formToken);
-    if (refused) return send(res, refused);
-    return send(res, await answerOf(found, request, () => found.post!(request)));
+    if (req.method === 'POST') {
+      const refused = await refusedWrite(request, found.page, formToken);
+      if (refused) return send(res, refused);
+    }
+    return send(res, await answerOf(found.page, request, found.answerTo(req.method, request.form)));
   }
 
   /**
-   * Runs a page; a refusal (a domain error, the sign-in throttle, any ApiError a page returns) is
-   * shown on the page's own form with its status and headers; a dependency's failure (5xx) goes to
-   * the listener's error renderer.
+   * Runs a page's answer; a refusal (a domain error, the sign-in throttle, any ApiError a page
+   * returns) is shown on the page's own form with its status and headers; a dependency's failure
+   * (5xx) goes to the listener's error renderer.
    */
-  async function answerOf(target: DashboardPage, request: DashboardRequest, run: () => Promise<DashboardAnswer>): Promise<DashboardAnswer> {
+  async function answerOf(target: DashboardPage, request: DashboardRequest, answer: DashboardAction): Promise<DashboardAnswer> {
     try {
-      return await run();
+      return await answer(request);
     } catch (error) {
       const refusal = options.classify('dashboard', error);
       if (refusal.status >= 500) throw refusal;
@@ -243,6 +208,6 @@ export function createDashboardHandler(options: DashboardOptions) {
 
   return Object.assign(handle.bind(undefined, undefined), {
     /** Each page's handler, by its full path (`/account/keys`). */
-    pages: new Map(options.pages.map((p) => [`${DASHBOARD_PATH}/${p.path}`, handle.bind(undefined, p)])),
+    pages: new Map([...pages.values()].map((p) => [`${DASHBOARD_PATH}/${p.page.path}`, handle.bind(undefined, p)])),
   });
 }

@@ -142,6 +142,25 @@ describe('Alerts page', () => {
   });
 });
 
+describe('a form whose action the page does not name', () => {
+  it("is refused (400) on the page's own form, after the plan the page needs (403), and changes nothing", async () => {
+    const pro = await dashboardAccount('actions-pro@example.com', 'pro');
+    for (const action of ['drop', 'constructor', '']) {
+      const refused = await submit(pro.agent, '/account/alerts', { action, symbol: 'BTC/USD', kind: 'price_above', threshold: '1' });
+      expect(refused.status).toBe(400);
+      expect(refused.text).toContain('role="alert">unknown action');
+      expect(refused.text).toContain('Create alert');
+    }
+    expect(await restAlerts(pro.key)).toEqual([]);
+    // The same unknown action from an account whose plan has no such page is refused for the plan first.
+    const free = await dashboardAccount('actions-free@example.com', 'free');
+    expect((await submit(free.agent, '/account/alerts', { action: 'drop' })).status).toBe(403);
+    const hooks = await submit(pro.agent, '/account/webhooks', { action: 'drop' });
+    expect(hooks.status).toBe(403);
+    expect(hooks.text).toContain('webhooks need the enterprise market-data plan');
+  });
+});
+
 describe('Webhooks page', () => {
   const secretOf = (page: string) => /id="signing-secret" aria-label="Signing secret" class="secret" value="([^"]+)"/.exec(page)?.[1];
   const endpointsOf = async (agent: supertest.Agent) => rowsOf((await agent.get('/account/webhooks')).text, 'Webhook endpoints', 'endpoint');

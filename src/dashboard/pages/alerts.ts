@@ -10,7 +10,7 @@ import { ALERT_KINDS, ALERT_STATUSES, type Account, type AlertKind, type AlertSt
 import { invalid } from '../../domain/errors.js';
 import { html } from '../html.js';
 import { distinctNames, postButton, postForm } from '../layout.js';
-import type { DashboardPage, DashboardRequest } from '../dashboard-handler.js';
+import type { DashboardPage, DashboardRequest } from '../page.js';
 import { noticeOf, signedInAccount, timeCell } from './signed-in-account.js';
 
 const PATH = '/account/alerts';
@@ -152,11 +152,12 @@ ${list}
 ${await createForm(r)}`;
     return { html: r.render('Alerts', body, extra), status: shown?.status ?? 200 };
   },
-  async post(r) {
-    const account = await signedInAccount(r);
-    assertAlertsPlan(account);
-    const action = r.form.get('action');
-    if (action === 'create') {
+  async assertMayPost(r) {
+    assertAlertsPlan(await signedInAccount(r));
+  },
+  actions: {
+    async create(r) {
+      const account = await signedInAccount(r);
       const kind = r.form.get('kind') ?? '';
       if (!(ALERT_KINDS as readonly string[]).includes(kind)) throw invalid('choose a condition');
       const alert = await createPriceAlert(
@@ -167,12 +168,12 @@ ${await createForm(r)}`;
       );
       r.services.accountAlerts.changed(alert.accountId);
       return { redirect: `${PATH}?done=created` };
-    }
-    if (action === 'cancel') {
+    },
+    async cancel(r) {
+      const account = await signedInAccount(r);
       const cancelled = await cancelPriceAlert(r.services.store, account.id, r.form.get('id') ?? '');
       r.services.accountAlerts.changed(cancelled.accountId);
       return { redirect: `${PATH}?done=cancelled` };
-    }
-    throw invalid('unknown action');
+    },
   },
 };

@@ -1,5 +1,5 @@
 /** Every page of the dashboard, by its path under /account. */
-import type { DashboardPage } from '../dashboard-handler.js';
+import type { DashboardPage } from '../page.js';
 import { alertsPage } from './alerts.js';
 import { keysPage } from './keys.js';
 import { resetPage, verifyPage } from './reset.js';

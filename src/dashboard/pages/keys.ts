@@ -17,7 +17,7 @@ import { utcDate } from '../../domain/time.js';
 import type { AccountKey } from '../../store/accounts.js';
 import { type Html, html } from '../html.js';
 import { confirmButton, distinctNames, postButton, postForm, secretField, stackedCell, stackedTableHead } from '../layout.js';
-import type { DashboardAnswer, DashboardPage, DashboardRequest } from '../dashboard-handler.js';
+import type { DashboardAnswer, DashboardPage, DashboardRequest } from '../page.js';
 import { actorOf, noticeOf, signedInAccount, timeCell, utcText } from './signed-in-account.js';
 import { accountScope } from '../../domain/scope.js';
 
@@ -181,6 +181,13 @@ ${postForm(
   return { html: r.render(what === 'revoke' ? 'Revoke API key' : 'Rotate API key', body, { section: 'keys' }) };
 }
 
+/** The new key, shown once; `keys` the account's keys before it, when this request read them. */
+async function shownOnce(r: DashboardRequest, account: Account, issued: IssuedKey, notice: string, keys?: readonly AccountKey[]): Promise<DashboardAnswer> {
+  r.form = new URLSearchParams(); // the create form starts empty again
+  const after = keys && [...keys, { ...issued.record, lastUsedAt: null }];
+  return { html: r.render('API keys', await mainBody(r, account, newKeyPanel(r, issued), after), { notice, section: 'keys' }), status: 201 };
+}
+
 export const keysPage: DashboardPage = {
   path: 'keys',
   signedIn: true,
@@ -193,47 +200,40 @@ export const keysPage: DashboardPage = {
     const extra = { error: shown?.error, notice: shown ? undefined : noticeOf(r, NOTICES), section: 'keys' as const };
     return { html: r.render('API keys', await mainBody(r, account), extra), status: shown?.status ?? 200 };
   },
-  async post(r) {
-    const account = await signedInAccount(r);
-    const { store } = r.services;
-    const now = r.services.now();
-    const scope = accountScope(account.id);
-    /** The new key, shown once; `keys` the account's keys before it, when this request read them. */
-    const shownOnce = async (issued: IssuedKey, notice: string, keys?: readonly AccountKey[]): Promise<DashboardAnswer> => {
-      r.form = new URLSearchParams(); // the create form starts empty again
-      const after = keys && [...keys, { ...issued.record, lastUsedAt: null }];
-      return { html: r.render('API keys', await mainBody(r, account, newKeyPanel(r, issued), after), { notice, section: 'keys' }), status: 201 };
-    };
-    switch (r.form.get('action')) {
-      case 'create': {
-        assertMayMakeKeys(r, account);
-        const keys = await listKeys(store, account);
-        const made = madeByThisForm(r, keys, r.form.get('name') ?? '');
-        if (made) return alreadyMade(r, made);
-        const issued = await issueKey(store, account, { name: r.form.get('name') ?? '', expiresAt: expiryOf(r.form.get('expires')) }, now, actorOf(r));
-        return shownOnce(issued, `The key "${issued.record.name}" is created.`, keys);
-      }
-      case 'rotate': {
-        assertMayMakeKeys(r, account);
-        const keys = await listKeys(store, account);
-        const old = keys.find((k) => k.id === r.form.get('id'));
-        const made = old && madeByThisForm(r, keys, old.name);
-        if (made) return alreadyMade(r, made);
-        const revokeOld = r.form.get('revokeOld') === 'yes';
-        const issued = await rotateKey(store, r.form.get('id') ?? '', now, actorOf(r), { scope, revokeOld });
-        if (revokeOld) r.services.keysRevoked([issued.replaced.id]);
-        return shownOnce(
-          issued,
-          `The key "${issued.record.name}" has a replacement${revokeOld ? '; the old key is revoked' : '; the old key works until you revoke it'}.`,
-        );
-      }
-      case 'revoke': {
-        const { already, key } = await revokeKey(store, r.form.get('id') ?? '', now, actorOf(r), scope);
-        r.services.keysRevoked([key.id]);
-        return { redirect: `${PATH}?done=${already ? 'already-revoked' : 'revoked'}` };
-      }
-      default:
-        throw invalid('unknown action');
-    }
+  actions: {
+    async create(r) {
+      const account = await signedInAccount(r);
+      const now = r.services.now();
+      assertMayMakeKeys(r, account);
+      const keys = await listKeys(r.services.store, account);
+      const made = madeByThisForm(r, keys, r.form.get('name') ?? '');
+      if (made) return alreadyMade(r, made);
+      const issued = await issueKey(r.services.store, account, { name: r.form.get('name') ?? '', expiresAt: expiryOf(r.form.get('expires')) }, now, actorOf(r));
+      return shownOnce(r, account, issued, `The key "${issued.record.name}" is created.`, keys);
+    },
+    async rotate(r) {
+      const account = await signedInAccount(r);
+      const now = r.services.now();
+      assertMayMakeKeys(r, account);
+      const keys = await listKeys(r.services.store, account);
+      const old = keys.find((k) => k.id === r.form.get('id'));
+      const made = old && madeByThisForm(r, keys, old.name);
+      if (made) return alreadyMade(r, made);
+      const revokeOld = r.form.get('revokeOld') === 'yes';
+      const issued = await rotateKey(r.services.store, r.form.get('id') ?? '', now, actorOf(r), { scope: accountScope(account.id), revokeOld });
+      if (revokeOld) r.services.keysRevoked([issued.replaced.id]);
+      return shownOnce(
+        r,
+        account,
+        issued,
+        `The key "${issued.record.name}" has a replacement${revokeOld ? '; the old key is revoked' : '; the old key works until you revoke it'}.`,
+      );
+    },
+    async revoke(r) {
+      const account = await signedInAccount(r);
+      const { already, key } = await revokeKey(r.services.store, r.form.get('id') ?? '', r.services.now(), actorOf(r), accountScope(account.id));
+      r.services.keysRevoked([key.id]);
+      return { redirect: `${PATH}?done=${already ? 'already-revoked' : 'revoked'}` };
+    },
   },
 };

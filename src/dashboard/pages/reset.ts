@@ -6,7 +6,7 @@
 import { PASSWORD_LENGTH } from '../../dashboard-accounts/index.js';
 import { html } from '../html.js';
 import { csrfField } from '../layout.js';
-import type { DashboardPage } from '../dashboard-handler.js';
+import type { DashboardPage } from '../page.js';
 
 export const resetPage: DashboardPage = {
   path: 'reset',

@@ -7,7 +7,7 @@ import { PASSWORD_LENGTH } from '../../dashboard-accounts/index.js';
 import { isoOrNull } from '../../domain/time.js';
 import { type Html, html, trusted } from '../html.js';
 import { csrfField } from '../layout.js';
-import type { DashboardAnswer, DashboardPage, DashboardRequest } from '../dashboard-handler.js';
+import type { DashboardAnswer, DashboardPage, DashboardRequest } from '../page.js';
 
 const NOTICES: Record<string, string> = {
   password: 'Your password is changed; every other session has ended.',
@@ -106,55 +106,57 @@ export const securityPage: DashboardPage = {
   path: 'security',
   signedIn: true,
   get: (r, shown) => render(r, shown),
-  async post(r) {
-    const session = r.session!;
-    const { accounts } = r.services;
-    switch (r.form.get('action')) {
-      case 'password': {
-        const { token } = await accounts.changePassword(session, { current: r.form.get('current') ?? '', next: r.form.get('next') ?? '' }, r.client);
-        r.setSession(token);
-        return { redirect: '/account/security?done=password' };
-      }
-      case 'totp-begin': {
-        const setup = await accounts.beginTwoFactor(session);
-        const extra = html`<section aria-labelledby="setup-heading">
+  actions: {
+    async password(r) {
+      const { token } = await r.services.accounts.changePassword(
+        r.session!,
+        { current: r.form.get('current') ?? '', next: r.form.get('next') ?? '' },
+        r.client,
+      );
+      r.setSession(token);
+      return { redirect: '/account/security?done=password' };
+    },
+    async 'totp-begin'(r) {
+      const setup = await r.services.accounts.beginTwoFactor(r.session!);
+      const extra = html`<section aria-labelledby="setup-heading">
 <h2 id="setup-heading">Set up two-factor sign-in</h2>
 <p>Scan this code with an authenticator app, or type the secret into it; then enter the code it shows.</p>
 <div class="qr" role="img" aria-label="QR code of the two-factor secret">${trusted(setup.qrSvg)}</div>
 <label for="totp-secret">Two-factor secret</label>
 <input id="totp-secret" type="text" readonly class="secret" value="${setup.secret}">
-<form method="post" action="/account/security">${csrfField(session.csrfToken)}<input type="hidden" name="action" value="totp-confirm">
+<form method="post" action="/account/security">${csrfField(r.session!.csrfToken)}<input type="hidden" name="action" value="totp-confirm">
 <label for="totp-code">Authentication code</label>
 <input id="totp-code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" required>
 <div><button type="submit">Turn on two-factor</button></div></form>
 </section>`;
-        return render(r, undefined, extra);
-      }
-      case 'totp-confirm': {
-        const codes = await accounts.confirmTwoFactor(session, r.form.get('code') ?? '', r.client);
-        const extra = html`<section aria-labelledby="codes-heading">
+      return render(r, undefined, extra);
+    },
+    async 'totp-confirm'(r) {
+      const codes = await r.services.accounts.confirmTwoFactor(r.session!, r.form.get('code') ?? '', r.client);
+      const extra = html`<section aria-labelledby="codes-heading">
 <h2 id="codes-heading">Recovery codes</h2>
 <p>Each code signs you in once if you lose your authenticator. They are shown only now: keep them somewhere safe.</p>
 <label for="recovery-codes">Recovery codes</label>
 <textarea id="recovery-codes" readonly rows="${codes.length}" class="secret">${codes.join('\n')}</textarea>
 <button type="button" data-copy="recovery-codes">Copy</button>
 </section>`;
-        return render(r, undefined, extra, 'Two-factor sign-in is on.');
-      }
-      case 'totp-disable':
-        await accounts.disableTwoFactor(session, r.form.get('password') ?? '', r.client);
-        return { redirect: '/account/security?done=two-factor-off' };
-      case 'end-session':
-        await accounts.endSession(session, r.form.get('session') ?? '', r.client);
-        return { redirect: '/account/security?done=session-ended' };
-      case 'end-others':
-        await accounts.endOtherSessions(session, r.client);
-        return { redirect: '/account/security?done=others-ended' };
-      case 'resend-verification':
-        await accounts.resendVerification(session, r.base);
-        return { redirect: '/account/security?done=verification-sent' };
-      default:
-        return render(r, { error: 'unknown action', status: 400 });
-    }
+      return render(r, undefined, extra, 'Two-factor sign-in is on.');
+    },
+    async 'totp-disable'(r) {
+      await r.services.accounts.disableTwoFactor(r.session!, r.form.get('password') ?? '', r.client);
+      return { redirect: '/account/security?done=two-factor-off' };
+    },
+    async 'end-session'(r) {
+      await r.services.accounts.endSession(r.session!, r.form.get('session') ?? '', r.client);
+      return { redirect: '/account/security?done=session-ended' };
+    },
+    async 'end-others'(r) {
+      await r.services.accounts.endOtherSessions(r.session!, r.client);
+      return { redirect: '/account/security?done=others-ended' };
+    },
+    async 'resend-verification'(r) {
+      await r.services.accounts.resendVerification(r.session!, r.base);
+      return { redirect: '/account/security?done=verification-sent' };
+    },
   },
 };

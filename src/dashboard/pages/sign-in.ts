@@ -5,7 +5,7 @@
  */
 import { html } from '../html.js';
 import { csrfField } from '../layout.js';
-import type { DashboardPage, DashboardRequest } from '../dashboard-handler.js';
+import type { DashboardPage, DashboardRequest } from '../page.js';
 
 const passwordForm = (r: DashboardRequest, email = '') => html`
 <form method="post" action="/account/sign-in">

@@ -2,7 +2,7 @@
 import type { Account } from '../../domain/account.js';
 import { forbidden } from '../../domain/errors.js';
 import { html } from '../html.js';
-import type { DashboardRequest } from '../dashboard-handler.js';
+import type { DashboardRequest } from '../page.js';
 
 export async function signedInAccount(r: DashboardRequest): Promise<Account> {
   // The session's read found its account already (sessions.find joins it).

@@ -10,7 +10,7 @@ import { DAY_MS, utcDate } from '../../domain/time.js';
 import type { WindowCount } from '../../quota/quota-service.js';
 import { type Html, html } from '../html.js';
 import { PRODUCT } from '../layout.js';
-import type { DashboardPage, DashboardRequest } from '../dashboard-handler.js';
+import type { DashboardPage, DashboardRequest } from '../page.js';
 import { signedInAccount } from './signed-in-account.js';
 
 /** How many days the page shows, today included. */

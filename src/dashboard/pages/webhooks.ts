@@ -7,7 +7,6 @@
  * first (`?delete=<id>`).
  */
 import type { Account } from '../../domain/account.js';
-import { invalid } from '../../domain/errors.js';
 import { SUBSCRIBABLE_EVENT_TYPES, type WebhookDelivery, type WebhookEndpoint } from '../../domain/webhooks.js';
 import {
   assertEnterprise,
@@ -23,7 +22,7 @@ import {
 } from '../../webhooks/endpoints.js';
 import { type Html, html } from '../html.js';
 import { postButton, postForm, secretField, stackedCell, stackedTableHead } from '../layout.js';
-import type { DashboardAnswer, DashboardPage, DashboardRequest } from '../dashboard-handler.js';
+import type { DashboardAnswer, DashboardPage, DashboardRequest } from '../page.js';
 import { actorOf, noticeOf, signedInAccount, timeCell, utcText } from './signed-in-account.js';
 import { accountScope } from '../../domain/scope.js';
 
@@ -191,6 +190,24 @@ ${actionButton(r, { action: 'delete', id: endpoint.id }, 'Delete endpoint', unde
   return { html: r.render('Delete webhook endpoint', body, { section: 'webhooks' }) };
 }
 
+/** Whose change a form makes, for the rules and the activity log: the signed-in account's, from this client. */
+async function changeBy(r: DashboardRequest) {
+  return { scope: accountScope((await signedInAccount(r)).id), actor: actorOf(r) };
+}
+
+/** The page with the secret of an endpoint just added or rotated. */
+async function withSecret(
+  r: DashboardRequest,
+  account: Account,
+  made: { endpoint: WebhookEndpoint; secret: string },
+  rotated: boolean,
+  notice: string,
+): Promise<DashboardAnswer> {
+  r.form = new URLSearchParams(); // the add form starts empty again
+  const body = await mainBody(r, account, secretPanel(made.endpoint, made.secret, rotated));
+  return { html: r.render('Webhooks', body, { notice, section: 'webhooks' }) };
+}
+
 export const webhooksPage: DashboardPage = {
   path: 'webhooks',
   signedIn: true,
@@ -202,51 +219,54 @@ export const webhooksPage: DashboardPage = {
     if (deleting && !shown) return confirmDelete(r, account, deleting);
     return { html: r.render('Webhooks', await mainBody(r, account), extra), status: shown?.status ?? 200 };
   },
-  async post(r) {
-    const account = await signedInAccount(r);
-    assertEnterprise(account);
-    const m = r.services.webhooks;
-    const now = r.services.now();
-    const id = r.form.get('id') ?? '';
-    const change = { scope: accountScope(account.id), actor: actorOf(r) };
-    const withSecret = async (made: { endpoint: WebhookEndpoint; secret: string }, rotated: boolean, notice: string): Promise<DashboardAnswer> => {
-      r.form = new URLSearchParams(); // the add form starts empty again
-      const body = await mainBody(r, account, secretPanel(made.endpoint, made.secret, rotated));
-      return { html: r.render('Webhooks', body, { notice, section: 'webhooks' }) };
-    };
-    switch (r.form.get('action')) {
-      case 'add': {
-        const sentAgain = await addedByThisForm(r, account);
-        if (sentAgain) return alreadyAdded(r, sentAgain);
-        const events = r.form.getAll('events');
-        const made = await registerEndpoint(m, account, { url: r.form.get('url') ?? '', events: events.length > 0 ? events : undefined }, now, change.actor);
-        return withSecret(made, false, `The endpoint ${made.endpoint.url} is added.`);
-      }
-      case 'rotate': {
-        const made = await rotateSecret(m, id, now, { ...change, ifRotation: rotationSeen(r) }).catch((error: unknown) => {
-          if (error instanceof RotatedSince) return error;
-          throw error;
-        });
-        if (made instanceof RotatedSince) return alreadyRotated(r, made.endpoint);
-        return withSecret(made, true, `The endpoint ${made.endpoint.url} has a new signing secret.`);
-      }
-      case 'test':
-        await sendTestEvent(m, id, now, change.scope);
-        return { redirect: `${PATH}?done=tested` };
-      case 'replay':
-        await replayDelivery(m, id, now, change.scope);
-        return { redirect: `${PATH}?done=replayed` };
-      case 'enable':
-        await enableEndpoint(m, id, now, change);
-        return { redirect: `${PATH}?done=enabled` };
-      case 'disable':
-        await disableEndpoint(m, id, now, change);
-        return { redirect: `${PATH}?done=disabled` };
-      case 'delete':
-        await deleteEndpoint(m, id, now, change);
-        return { redirect: `${PATH}?done=deleted` };
-      default:
-        throw invalid('unknown action');
-    }
+  async assertMayPost(r) {
+    assertEnterprise(await signedInAccount(r));
+  },
+  actions: {
+    async add(r) {
+      const account = await signedInAccount(r);
+      const now = r.services.now();
+      const sentAgain = await addedByThisForm(r, account);
+      if (sentAgain) return alreadyAdded(r, sentAgain);
+      const events = r.form.getAll('events');
+      const made = await registerEndpoint(
+        r.services.webhooks,
+        account,
+        { url: r.form.get('url') ?? '', events: events.length > 0 ? events : undefined },
+        now,
+        actorOf(r),
+      );
+      return withSecret(r, account, made, false, `The endpoint ${made.endpoint.url} is added.`);
+    },
+    async rotate(r) {
+      const account = await signedInAccount(r);
+      const change = { scope: accountScope(account.id), actor: actorOf(r), ifRotation: rotationSeen(r) };
+      const made = await rotateSecret(r.services.webhooks, r.form.get('id') ?? '', r.services.now(), change).catch((error: unknown) => {
+        if (error instanceof RotatedSince) return error;
+        throw error;
+      });
+      if (made instanceof RotatedSince) return alreadyRotated(r, made.endpoint);
+      return withSecret(r, account, made, true, `The endpoint ${made.endpoint.url} has a new signing secret.`);
+    },
+    async test(r) {
+      await sendTestEvent(r.services.webhooks, r.form.get('id') ?? '', r.services.now(), (await changeBy(r)).scope);
+      return { redirect: `${PATH}?done=tested` };
+    },
+    async replay(r) {
+      await replayDelivery(r.services.webhooks, r.form.get('id') ?? '', r.services.now(), (await changeBy(r)).scope);
+      return { redirect: `${PATH}?done=replayed` };
+    },
+    async enable(r) {
+      await enableEndpoint(r.services.webhooks, r.form.get('id') ?? '', r.services.now(), await changeBy(r));
+      return { redirect: `${PATH}?done=enabled` };
+    },
+    async disable(r) {
+      await disableEndpoint(r.services.webhooks, r.form.get('id') ?? '', r.services.now(), await changeBy(r));
+      return { redirect: `${PATH}?done=disabled` };
+    },
+    async delete(r) {
+      await deleteEndpoint(r.services.webhooks, r.form.get('id') ?? '', r.services.now(), await changeBy(r));
+      return { redirect: `${PATH}?done=deleted` };
+    },
   },
 };
