@@ -32,6 +32,11 @@ export interface Tracing {
    */
   client<T>(name: string, attributes: Attributes, work: (span: SpanHandle, headers: Readonly<Record<string, string>>) => Promise<T>): Promise<T>;
   /**
+   * Runs `work` in a client span of the current span (a command to Redis), or just runs it outside
+   * any span: a command on its own (start-up, a reconnect) has no trace to join.
+   */
+  command<T>(name: string, attributes: Attributes, work: (span?: SpanHandle) => Promise<T>): Promise<T>;
+  /**
    * Runs `work` as the root span of a trace of its own (background work: a tick, a delivery, the
    * brief), linked to the span running now, if any, and to `cause`, a kept `traceparent`.
    */
