@@ -2,7 +2,7 @@
  * A loopback OTLP/HTTP receiver for tests: accepts POST /v1/traces in either encoding the exporter
  * speaks (http/protobuf, http/json) and keeps every span, decoded to one shape. The protobuf is read
  * by the field numbers of opentelemetry-proto's trace.proto, common.proto and trace_service.proto
- * (ExportTraceServiceRequest > ResourceSpans > ScopeSpans > Span, KeyValue, AnyValue).
+ * (ExportTraceServiceRequest > ResourceSpans > ScopeSpans > Span and its Links, KeyValue, AnyValue).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +15,8 @@ export interface ReceivedSpan {
   kind: number;
   attributes: Record<string, string | number | boolean>;
   resource: Record<string, string | number | boolean>;
+  /** The spans it links to (another trace's, usually): what caused it. */
+  links: { traceId: string; spanId: string }[];
 }
 
 /** A protobuf message as its fields: number -> values (varints as bigint, length-delimited as bytes). */
@@ -70,6 +72,18 @@ function protoAttributes(list: (bigint | Uint8Array)[] = []): Record<string, str
   return out;
 }
 
+/** The span and its ancestors, nearest first, as far as the spans received reach. */
+export function ancestry(spans: ReceivedSpan[], span: ReceivedSpan): ReceivedSpan[] {
+  const chain = [span];
+  for (let at = span; at.parentSpanId; ) {
+    const parent = spans.find((s) => s.spanId === at.parentSpanId);
+    if (!parent) break;
+    chain.push(parent);
+    at = parent;
+  }
+  return chain;
+}
+
 export function decodeProtobuf(body: Uint8Array): ReceivedSpan[] {
   const spans: ReceivedSpan[] = [];
   for (const rs of fields(body).get(1) ?? []) {
@@ -86,6 +100,11 @@ export function decodeProtobuf(body: Uint8Array): ReceivedSpan[] {
           kind: Number(span.get(6)?.[0] ?? 0),
           attributes: protoAttributes(span.get(9)),
           resource,
+          // Span.links (13): Link with trace_id 1 and span_id 2.
+          links: (span.get(13) ?? []).map((l) => {
+            const link = fields(l as Uint8Array);
+            return { traceId: hex(link.get(1)?.[0]), spanId: hex(link.get(2)?.[0]) };
+          }),
         });
       }
     }
@@ -120,6 +139,10 @@ export function decodeJson(body: string): ReceivedSpan[] {
           kind: Number(s.kind ?? 0),
           attributes: jsonAttributes(s.attributes as JsonKeyValue[]),
           resource,
+          links: ((s.links as { traceId?: string; spanId?: string }[] | undefined) ?? []).map((l) => ({
+            traceId: String(l.traceId ?? ''),
+            spanId: String(l.spanId ?? ''),
+          })),
         });
   }
   return spans;
