@@ -6,6 +6,7 @@
  * (one on PostgreSQL, the `http` role taking the request and the `worker` role delivering). The
  * same spans and links arrive over http/json (one service on SQLite).
  */
+import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { createRedisClient, waitForRedis } from '../../src/quota/redis-client.js';
 import { inSpan } from '../../src/telemetry/tracing.js';
@@ -26,6 +27,32 @@ const withTrace = <R extends { set(name: string, value: string): R }>(req: R) =>
 /** Past the first retry's delay, whatever its jitter (+/-10 %). */
 const PAST_FIRST_RETRY_MS = Math.ceil(RETRY_DELAYS_MS[0] * 1.1) + 1;
 const WEBHOOK_ENV = { WEBHOOK_ALLOW_HTTP: '1', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128', WEBHOOK_POLL_MS: '100' };
+
+/**
+ * Runs `work` in a span named `name` with a Redis client made the service's way (traced) and
+ * connected; the client is closed after, and `keys` deleted, whatever happens.
+ */
+async function inSpanWithRedis(name: string, keys: string[], work: (redis: Redis) => Promise<unknown>): Promise<void> {
+  const logger = pino({ enabled: false });
+  const connected = async () => {
+    const redis = await createRedisClient(SHARED_REDIS_URL, logger);
+    expect(await waitForRedis(redis, 5_000, logger)).toEqual({});
+    return redis;
+  };
+  const redis = await connected();
+  try {
+    await inSpan(
+      name,
+      () => ({}),
+      () => work(redis),
+    );
+  } finally {
+    redis.disconnect();
+    const cleaner = await connected();
+    await cleaner.del(...keys);
+    cleaner.disconnect();
+  }
+}
 
 const isRedis = (s: ReceivedSpan) => s.attributes['db.system.name'] === 'redis';
 const deliveryAttempt = (n: number) => (s: ReceivedSpan) => s.name === 'webhook delivery' && s.attributes['mgw.webhook.attempt'] === n;
@@ -118,36 +145,43 @@ describe('over http/protobuf, two instances on PostgreSQL and Redis', () => {
   });
 
   maybe('a pipeline and a transaction are one span each, naming their commands, never their keys or values', async () => {
-    const logger = pino({ enabled: false });
-    const redis = await createRedisClient(SHARED_REDIS_URL, logger);
     const key = `mgw:test:tracing:${Date.now()}`;
-    try {
-      expect(await waitForRedis(redis, 5_000, logger)).toEqual({});
-      await inSpan(
-        'redis batches',
-        () => ({}),
-        async () => {
-          await redis.pipeline().get(key).set(key, 'value-never-traced', 'PX', 60_000).get(key).exec();
-          await redis.multi().incr(`${key}:n`).pexpire(`${key}:n`, 60_000).exec();
-        },
-      );
-      const spans = await receiver.until((all) => ['PIPELINE', 'MULTI'].every((name) => all.some((s) => s.name === name)));
-      const root = spans.find((s) => s.name === 'redis batches')!;
-      const pipeline = spans.find((s) => s.name === 'PIPELINE')!;
-      const multi = spans.find((s) => s.name === 'MULTI')!;
-      expect(pipeline.attributes).toMatchObject({ 'db.operation.name': 'PIPELINE', 'db.operation.batch.size': 3, 'mgw.redis.commands': 'GET SET' });
-      expect(multi.attributes).toMatchObject({ 'db.operation.name': 'MULTI', 'db.operation.batch.size': 2, 'mgw.redis.commands': 'INCR PEXPIRE' });
-      // One span each, straight under the span that sent them; none for their commands.
-      const mine = spans.filter((s) => s.traceId === root.traceId && s.spanId !== root.spanId);
-      expect(mine.map((s) => s.name).sort()).toEqual(['MULTI', 'PIPELINE']);
-      expect(mine.every((s) => s.parentSpanId === root.spanId && s.kind === 3)).toBe(true);
-      const values = mine.flatMap((s) => Object.values(s.attributes).map(String)).join(' ');
-      expect(values).not.toContain(key);
-      expect(values).not.toContain('value-never-traced');
-    } finally {
-      await redis.del(key, `${key}:n`);
+    await inSpanWithRedis('redis batches', [key, `${key}:n`], async (redis) => {
+      await redis.pipeline().get(key).set(key, 'value-never-traced', 'PX', 60_000).get(key).exec();
+      await redis.multi().incr(`${key}:n`).pexpire(`${key}:n`, 60_000).exec();
+    });
+    const spans = await receiver.until((all) => ['PIPELINE', 'MULTI'].every((name) => all.some((s) => s.name === name)));
+    const root = spans.find((s) => s.name === 'redis batches')!;
+    const pipeline = spans.find((s) => s.name === 'PIPELINE')!;
+    const multi = spans.find((s) => s.name === 'MULTI')!;
+    expect(pipeline.attributes).toMatchObject({ 'db.operation.name': 'PIPELINE', 'db.operation.batch.size': 3, 'mgw.redis.commands': 'GET SET' });
+    expect(multi.attributes).toMatchObject({ 'db.operation.name': 'MULTI', 'db.operation.batch.size': 2, 'mgw.redis.commands': 'INCR PEXPIRE' });
+    // One span each, straight under the span that sent them; none for their commands.
+    const mine = spans.filter((s) => s.traceId === root.traceId && s.spanId !== root.spanId);
+    expect(mine.map((s) => s.name).sort()).toEqual(['MULTI', 'PIPELINE']);
+    expect(mine.every((s) => s.parentSpanId === root.spanId && s.kind === 3)).toBe(true);
+    const values = mine.flatMap((s) => Object.values(s.attributes).map(String)).join(' ');
+    expect(values).not.toContain(key);
+    expect(values).not.toContain('value-never-traced');
+  });
+
+  maybe("a failed command's span says its class, never the message: the server's error prefix, or no connection", async () => {
+    const key = `mgw:test:tracing-failed:${Date.now()}`;
+    await inSpanWithRedis('redis failures', [key], async (redis) => {
+      await redis.set(key, 'not-a-number', 'PX', 60_000);
+      await expect(redis.incr(key)).rejects.toThrow(/not an integer/);
       redis.disconnect();
-    }
+      await expect(redis.get(key)).rejects.toThrow();
+    });
+    const spans = await receiver.until((all) => all.some((s) => s.name === 'redis failures'));
+    const root = spans.find((s) => s.name === 'redis failures')!;
+    const mine = spans.filter((s) => s.parentSpanId === root.spanId);
+    expect(mine.map((s) => [s.name, s.attributes['error.type']])).toEqual([
+      ['SET', undefined],
+      ['INCR', 'ERR'],
+      ['GET', 'not_connected'],
+    ]);
+    expect(JSON.stringify(mine)).not.toContain('not an integer');
   });
 
   maybe('a test event sent by a request on one instance: its delivery by the worker instance, and the retry, link to that request', async () => {
