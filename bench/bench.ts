@@ -20,6 +20,8 @@
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -199,6 +201,16 @@ interface Suite {
     rows: { endpoint: string; cpuUsPerReqOff: number; cpuUsPerReqOn: number; costUs: number; p99MsOff: number; p99MsOn: number }[];
     countAlone: { nsPerCount: number; calls: number };
   };
+  /** What tracing costs a request: traces unset, sampled at 1 % and at 100 %, alternated, against a loopback collector. */
+  tracingCost?: {
+    endpoint: string;
+    cpuUsPerReqUnset: number;
+    cpuUsPerReq1pct: number;
+    cpuUsPerReq100pct: number;
+    p99MsUnset: number;
+    p99Ms1pct: number;
+    p99Ms100pct: number;
+  }[];
 }
 
 /**
@@ -393,7 +405,13 @@ async function runSuite(label: string, scale: boolean): Promise<Suite> {
       await stop(service);
       usageCost = await measureUsageCost(env, key, (next) => (service = next));
     }
-    return { label, rows, speedups, revalidations, peakRssMb: peak, memory, ...(usageCost ? { usageCost } : {}) };
+    // BENCH_ONLY='markets (page|tracing' measures these with one endpoint's row; the whole bench measures them too.
+    let tracingCost: Suite['tracingCost'];
+    if (!scale && (!ONLY || ONLY.includes('tracing'))) {
+      await stop(service);
+      tracingCost = await measureTracingCost(env, key, (next) => (service = next));
+    }
+    return { label, rows, speedups, revalidations, peakRssMb: peak, memory, ...(usageCost ? { usageCost } : {}), ...(tracingCost ? { tracingCost } : {}) };
   } finally {
     raw?.kill();
     stock?.kill();
@@ -411,16 +429,24 @@ async function stop(child: ChildProcess): Promise<void> {
 /** The rows the usage records' cost is measured on: a REST route and /graphql as Apollo Client sends it. */
 const USAGE_COST_ROWS = ['A /markets (page of 100)', '/graphql (B markets, Apollo Client)'];
 
+type Measured = Awaited<ReturnType<typeof measure>>;
+
 /**
- * The hot-path cost of counting usage: the service started with USAGE_RECORDING off,
- * on, off, on, each start measured on the same rows after a warm-up, the two runs of a setting
- * averaged, so drift in the machine falls on both sides.
+ * The service started once per setting, in the order given (each setting twice, alternated, so
+ * drift in the machine falls on every side), each start measured on `endpoints` after a warm-up.
  */
-async function measureUsageCost(env: NodeJS.ProcessEnv, key: string, running: (service: ChildProcess) => void): Promise<Suite['usageCost']> {
-  const endpoints = ENDPOINTS.filter((e) => USAGE_COST_ROWS.includes(e.name));
-  const runs: Record<'off' | 'on', Awaited<ReturnType<typeof measure>>[][]> = { off: [], on: [] };
-  for (const setting of ['off', 'on', 'off', 'on'] as const) {
-    const service = startService({ ...env, USAGE_RECORDING: setting });
+async function measureAlternated<S extends string>(
+  what: string,
+  env: NodeJS.ProcessEnv,
+  key: string,
+  running: (service: ChildProcess) => void,
+  endpoints: Endpoint[],
+  order: readonly S[],
+  settings: Record<S, NodeJS.ProcessEnv>,
+): Promise<Record<S, Measured[][]>> {
+  const runs = Object.fromEntries(order.map((s) => [s, [] as Measured[][]])) as Record<S, Measured[][]>;
+  for (const setting of order) {
+    const service = startService({ ...env, ...settings[setting] });
     running(service);
     try {
       await waitFor(`http://127.0.0.1:${PORT_A}/ready`);
@@ -433,19 +459,74 @@ async function measureUsageCost(env: NodeJS.ProcessEnv, key: string, running: (s
     } finally {
       await stop(service);
     }
-    process.stderr.write(`[usage cost] measured with USAGE_RECORDING=${setting}\n`);
+    process.stderr.write(`[${what}] measured with ${setting}\n`);
   }
-  const mean = (setting: 'off' | 'on', i: number, field: 'cpuUsPerReq' | 'p99') =>
-    runs[setting].reduce((sum, run) => sum + run[i]![field], 0) / runs[setting].length;
+  return runs;
+}
+
+/** The mean of one figure of the `i`th endpoint over a setting's starts. */
+const meanOf = (runs: Measured[][], i: number, field: 'cpuUsPerReq' | 'p99') => runs.reduce((sum, run) => sum + run[i]![field], 0) / runs.length;
+
+/**
+ * The hot-path cost of counting usage: the service started with USAGE_RECORDING off,
+ * on, off, on, each start measured on the same rows after a warm-up, the two runs of a setting
+ * averaged, so drift in the machine falls on both sides.
+ */
+async function measureUsageCost(env: NodeJS.ProcessEnv, key: string, running: (service: ChildProcess) => void): Promise<Suite['usageCost']> {
+  const endpoints = ENDPOINTS.filter((e) => USAGE_COST_ROWS.includes(e.name));
+  const runs = await measureAlternated('usage cost', env, key, running, endpoints, ['off', 'on', 'off', 'on'] as const, {
+    off: { USAGE_RECORDING: 'off' },
+    on: { USAGE_RECORDING: 'on' },
+  });
   const rows = endpoints.map((e, i) => ({
     endpoint: e.name,
-    cpuUsPerReqOff: Math.round(mean('off', i, 'cpuUsPerReq')),
-    cpuUsPerReqOn: Math.round(mean('on', i, 'cpuUsPerReq')),
-    costUs: Math.round(mean('on', i, 'cpuUsPerReq') - mean('off', i, 'cpuUsPerReq')),
-    p99MsOff: mean('off', i, 'p99'),
-    p99MsOn: mean('on', i, 'p99'),
+    cpuUsPerReqOff: Math.round(meanOf(runs.off, i, 'cpuUsPerReq')),
+    cpuUsPerReqOn: Math.round(meanOf(runs.on, i, 'cpuUsPerReq')),
+    costUs: Math.round(meanOf(runs.on, i, 'cpuUsPerReq') - meanOf(runs.off, i, 'cpuUsPerReq')),
+    p99MsOff: meanOf(runs.off, i, 'p99'),
+    p99MsOn: meanOf(runs.on, i, 'p99'),
   }));
   return { rows, countAlone: await benchUsageCount() };
+}
+
+/** A loopback OTLP/HTTP collector that takes every export (200, nothing kept), as a healthy one does. */
+async function startLoopbackCollector(): Promise<{ url: string; exports: () => number; close: () => void }> {
+  let exports = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      exports++;
+      res.writeHead(200, { 'Content-Type': 'application/x-protobuf' }).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, exports: () => exports, close: () => server.close() };
+}
+
+/**
+ * What tracing costs a request: the service started with traces unset, sampled at 1 %
+ * (traceidratio 0.01) and at 100 %, alternated, twice each, against a loopback collector.
+ */
+async function measureTracingCost(env: NodeJS.ProcessEnv, key: string, running: (service: ChildProcess) => void): Promise<Suite['tracingCost']> {
+  const endpoints = ENDPOINTS.filter((e) => USAGE_COST_ROWS.includes(e.name));
+  const collector = await startLoopbackCollector();
+  try {
+    const traced = (ratio: string) => ({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: ratio });
+    const order = ['unset', '1 %', '100 %', 'unset', '1 %', '100 %'] as const;
+    const runs = await measureAlternated('tracing cost', env, key, running, endpoints, order, { unset: {}, '1 %': traced('0.01'), '100 %': traced('1') });
+    if (collector.exports() === 0) throw new Error('the loopback collector received no export: tracing was not on');
+    return endpoints.map((e, i) => ({
+      endpoint: e.name,
+      cpuUsPerReqUnset: Math.round(meanOf(runs.unset, i, 'cpuUsPerReq')),
+      cpuUsPerReq1pct: Math.round(meanOf(runs['1 %'], i, 'cpuUsPerReq')),
+      cpuUsPerReq100pct: Math.round(meanOf(runs['100 %'], i, 'cpuUsPerReq')),
+      p99MsUnset: meanOf(runs.unset, i, 'p99'),
+      p99Ms1pct: meanOf(runs['1 %'], i, 'p99'),
+      p99Ms100pct: meanOf(runs['100 %'], i, 'p99'),
+    }));
+  } finally {
+    collector.close();
+  }
 }
 
 function print(suite: Suite): void {
@@ -458,6 +539,10 @@ function print(suite: Suite): void {
   for (const x of suite.speedups) console.log(`${x.endpoint}: ${x.timesStockApollo} x stock Apollo Server on the same query, schema and data`);
   for (const x of suite.revalidations)
     console.log(`${x.endpoint}: ${x.answered304} of ${x.requests} answers were 304; ${x.executed} operations executed meanwhile (one per data change)`);
+  if (suite.tracingCost) {
+    console.log('traces: CPU per request unset, sampled at 1 % and at 100 % (two starts of each, alternated, averaged; loopback collector):');
+    console.table(suite.tracingCost);
+  }
   if (suite.usageCost) {
     console.log('usage records: CPU per request with USAGE_RECORDING off and on (two starts of each, alternated, averaged):');
     console.table(suite.usageCost.rows);

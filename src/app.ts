@@ -25,9 +25,10 @@ import { v8HeapOf } from './config/v8-heap.js';
 import { createLogger, consoleDestination, logsForPeople } from './logging/logger.js';
 import { listeningBlock } from './logging/listening-block.js';
 import { createMetrics } from './metrics/metrics.js';
+import { startMetricsExport } from './telemetry/metrics-export.js';
 import { startTracing, tracingRequested } from './telemetry/tracing.js';
 
-/** How long a stop waits for the last spans to reach the collector. */
+/** How long a stop waits for the last spans and metrics to reach the collector. */
 const TRACES_FLUSH_MS = 2_000;
 
 /** `all`: HTTP and the background jobs (the embedded default); `http`: stateless API only; `worker`: jobs only. */
@@ -51,6 +52,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const { markets, predictions, briefs } = await loadReadModels(stores, now);
 
   const metrics = createMetrics();
+  const metricsExport = await startMetricsExport(config.otel, metrics.semconv.source, (message) => logger.warn(message));
   const degraded = createDegradedAnswers(logger, metrics.degradedAnswers);
   const classify = createClassifier(degraded, logger);
   const live = new LiveEvents();
@@ -107,7 +109,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       dashboard.close();
       await stores.close();
       // The spans still queued go to the collector, within the stop's time; one that is down costs at most this.
-      await traces?.shutdown(TRACES_FLUSH_MS);
+      await Promise.all([traces?.shutdown(TRACES_FLUSH_MS), metricsExport?.shutdown(TRACES_FLUSH_MS)]);
     },
   };
 }

@@ -69,6 +69,7 @@ export function buildVariantApps({ edges, graphql, services, ready, metrics, cla
       classify,
       metrics: metrics.registry,
       httpMetrics,
+      serverMetrics: metrics.semconv.server,
     });
   });
   return { A: apps[0]!, B: apps[1]! };

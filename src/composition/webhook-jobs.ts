@@ -2,6 +2,7 @@
 import { packageVersion } from '../package-info.js';
 import { createConnectAgents } from '../webhooks/destination.js';
 import { createDeliveryWorker } from '../webhooks/delivery-worker.js';
+import type { ClientRequest } from '../metrics/semconv/semconv-metrics.js';
 import type { AttemptResult } from '../webhooks/retry-schedule.js';
 import type { JobDeps } from './job-deps.js';
 
@@ -10,6 +11,12 @@ function attemptResultLabel(result: AttemptResult): string {
   if (result.kind === 'answered') return `${Math.floor(result.status / 100)}xx`;
   if (result.error.startsWith('destination refused')) return 'refused';
   return result.error.startsWith('no answer within') ? 'timeout' : 'error';
+}
+
+/** An attempt as an HTTP client request of the semantic conventions: its status, or why there was none. */
+function clientRequestOf(result: AttemptResult, url: string): ClientRequest {
+  if (result.kind === 'answered') return { url, status: result.status, ...(result.status >= 400 ? { errorType: String(result.status) } : {}) };
+  return { url, errorType: attemptResultLabel(result) };
 }
 
 /** The worker, and the connections it keeps alive (destroyed after the jobs' last stop). */
@@ -22,7 +29,10 @@ export function buildWebhookWorker({ config, stores, metrics, logger, now }: Pic
     userAgent: `market-gateway/${packageVersion()} (webhooks)`,
     now,
     logger,
-    onAttempt: (result) => metrics.webhookAttempts.inc({ result: attemptResultLabel(result) }),
+    onAttempt: (result, seconds, url) => {
+      metrics.webhookAttempts.inc({ result: attemptResultLabel(result) });
+      metrics.semconv.webhookRequest(clientRequestOf(result, url), seconds);
+    },
     onOutcome: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
   });
   return { webhookAgents, webhooks };

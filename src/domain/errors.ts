@@ -1,16 +1,21 @@
 /**
  * Errors of the domain, in its own words: the input is invalid, something does not exist, or the
- * account's plan does not allow it. Transports map the kind to their own terms at their edge
- * (an HTTP status and envelope, a GraphQL code, a CLI message); domain code never speaks HTTP.
+ * account's plan does not allow it. Each is the one refusal (`ApiError`) whose status follows from
+ * its kind, so every transport renders it as it renders any other refusal, and nothing translates
+ * it on the way; domain code names the kind, never a status.
  */
+import { ApiError, type ErrorStatus } from './refusal.js';
+
 export type DomainErrorKind = 'invalid' | 'not_found' | 'forbidden';
 
-export class DomainError extends Error {
+const STATUS_OF_KIND: Record<DomainErrorKind, ErrorStatus> = { invalid: 400, not_found: 404, forbidden: 403 };
+
+export class DomainError extends ApiError {
   constructor(
     readonly kind: DomainErrorKind,
     message: string,
   ) {
-    super(message);
+    super(STATUS_OF_KIND[kind], message);
     this.name = 'DomainError';
   }
 }

@@ -1,10 +1,10 @@
 /**
  * The one refusal: what a client is told and how (a status and its D5 type, a message, headers, and
  * for GraphQL a code and graphql-js's own errors). The catalogue, the parameter checks, the edge,
- * the dashboard and the listener return it; whatever else is thrown (a domain error, a dependency's
- * failure) becomes one through the edge's `classify`. Each transport renders it in its own shape.
+ * the dashboard, the listener and a field over its own limit return or throw it, and a domain error
+ * is one (errors.ts); whatever else is thrown (a dependency's failure, a library's error) becomes
+ * one through the edge's `classify`. Each transport renders it in its own shape.
  */
-import type { DomainError, DomainErrorKind } from './errors.js';
 
 export const ERROR_TYPES = {
   400: 'bad_request',
@@ -30,6 +30,11 @@ export type ErrorStatus = keyof typeof ERROR_TYPES;
 export interface GraphQLDetail {
   code?: string;
   errors?: readonly Error[];
+  /**
+   * Thrown by a field, the whole answer takes the refusal's status (a field over its own limit:
+   * 429), as Apollo answers; a field's other errors leave a 200 with partial data.
+   */
+  statusOfAnswer?: boolean;
 }
 
 export class ApiError extends Error {
@@ -49,8 +54,3 @@ export class ApiError extends Error {
 }
 
 export const badRequest = (message: string) => new ApiError(400, message);
-
-const STATUS_OF_KIND: Record<DomainErrorKind, ErrorStatus> = { invalid: 400, not_found: 404, forbidden: 403 };
-
-/** A domain error in HTTP terms: its kind's status, its message. */
-export const apiErrorFromDomain = (error: DomainError): ApiError => new ApiError(STATUS_OF_KIND[error.kind], error.message);

@@ -1,6 +1,6 @@
 /** One mapping between the edge's HTTP errors and GraphQL error codes (D12). */
 import { GraphQLError } from 'graphql';
-import type { ApiError, ErrorStatus } from '../domain/refusal.js';
+import { ApiError, type ErrorStatus } from '../domain/refusal.js';
 
 const CODE_BY_STATUS: Record<number, string> = {
   400: 'BAD_USER_INPUT',
@@ -51,4 +51,16 @@ export function toGraphQLErrors(error: ApiError): GraphQLError[] {
         extensions: { code },
       }),
   );
+}
+
+/**
+ * The status of an answer whose fields raised these errors: the first refusal thrown to answer for
+ * the whole request (a field over its own limit), else none (a 200 with partial data).
+ */
+export function answerStatusOf(errors: readonly GraphQLError[]): ErrorStatus | undefined {
+  for (const error of errors) {
+    const refusal = error.originalError;
+    if (refusal instanceof ApiError && refusal.graphql?.statusOfAnswer) return refusal.status;
+  }
+  return undefined;
 }

@@ -9,7 +9,7 @@ import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/di
 import { ApolloServerPluginLandingPageProductionDefault } from '@apollo/server/plugin/landingPage/default';
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { Classify } from '../edge/classify.js';
-import { graphqlCodeFor } from '../edge/graphql-codes.js';
+import { answerStatusOf, graphqlCodeFor } from '../edge/graphql-codes.js';
 import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { sandboxLandingPagePlugin } from './landing-page.js';
@@ -31,6 +31,18 @@ const admittedOnly: ApolloServerPlugin<GraphQLContext> = {
     return {
       async didResolveOperation({ contextValue }) {
         if (!contextValue.admitted) throw new GraphQLError('internal error: an operation reached Apollo without admission');
+      },
+    };
+  },
+};
+
+/** A field's refusal that answers for the whole request (over its own limit: 429) sets the answer's status, as on the compiled path. */
+const statusOfFieldRefusals: ApolloServerPlugin<GraphQLContext> = {
+  async requestDidStart() {
+    return {
+      async didEncounterErrors({ errors, response }) {
+        const status = answerStatusOf(errors);
+        if (status !== undefined) response.http.status = status;
       },
     };
   },
@@ -70,6 +82,7 @@ export async function createGraphQLServer(options: GraphQLServerOptions): Promis
     stopOnTerminationSignals: false,
     plugins: [
       admittedOnly,
+      statusOfFieldRefusals,
       // The built-in cache-control plugin hooks every field (and makes Apollo wrap every resolver) to
       // compute a Cache-Control nobody reads here: off, it costs nothing per field.
       ApolloServerPluginCacheControlDisabled(),

@@ -1,27 +1,22 @@
 /**
  * How /graphql's own answers are written (the compiled path's, and its refusals): errors formatted as
- * Apollo formats them, then by the one formatter; a status an error asks for; a GET's answer
+ * Apollo formats them, then by the one formatter; the status a field's refusal gives the answer; a GET's answer
  * revalidated by its ETag like the REST routes'.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ExecutionResult, GraphQLError, GraphQLFormattedError } from 'graphql';
 import type { ApiError } from '../domain/refusal.js';
-import { toGraphQLErrors } from '../edge/graphql-codes.js';
+import { answerStatusOf, toGraphQLErrors } from '../edge/graphql-codes.js';
 import { etagOf, matchesEtag } from '../graphql/answers/kept-answers.js';
 
 export type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 
 export function createGraphQLAnswers(formatError: FormatError) {
-  /** As Apollo formats an error: a code always, `extensions.http` taken out, then the one formatter. */
+  /** As Apollo formats an error: a code always, then the one formatter. */
   function format(error: GraphQLError): GraphQLFormattedError {
     const json = error.toJSON();
-    const { http: _http, ...extensions } = json.extensions ?? {};
-    return formatError({ ...json, extensions: { ...extensions, code: extensions.code ?? 'INTERNAL_SERVER_ERROR' } }, error);
+    return formatError({ ...json, extensions: { ...json.extensions, code: json.extensions?.code ?? 'INTERNAL_SERVER_ERROR' } }, error);
   }
-
-  /** The HTTP status an error asks for (`extensions.http.status`), as Apollo reads it. */
-  const statusOf = (errors: readonly GraphQLError[]) =>
-    errors.map((e) => (e.extensions?.http as { status?: number } | undefined)?.status).find((s) => typeof s === 'number');
 
   function send(req: IncomingMessage, res: ServerResponse, type: string, status: number, payload: unknown, headers: Record<string, string>): void {
     const bytes = Buffer.from(JSON.stringify(payload));
@@ -58,7 +53,7 @@ export function createGraphQLAnswers(formatError: FormatError) {
   /** A result with errors: a field refused by its own limit asks for 429, which Apollo would answer with too. */
   function sendErrors(req: IncomingMessage, res: ServerResponse, type: string, result: ExecutionResult, headers: Record<string, string>): void {
     const errors = result.errors!;
-    send(req, res, type, statusOf(errors) ?? 200, { ...result, errors: errors.map(format) }, headers);
+    send(req, res, type, answerStatusOf(errors) ?? 200, { ...result, errors: errors.map(format) }, headers);
   }
 
   /** A refusal, as GraphQL errors. */

@@ -12,6 +12,7 @@ import type { Principal } from '../auth/authenticator.js';
 import { misplacedKey, presentedKey } from '../auth/api-key.js';
 import type { Admitted, Edge, Entrance } from '../edge/edge.js';
 import { ApiError } from '../domain/refusal.js';
+import type { Classify } from '../edge/classify.js';
 import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
 import type { PreparedOperation } from '../graphql/catalogue/prepare.js';
 import type { GraphQLContext } from '../graphql/context.js';
@@ -30,8 +31,12 @@ interface GraphQLHttpOptions {
   /** The listener's edge: its variant labels the metrics and refusals of /graphql there. */
   edge: Edge;
   formatError: FormatError;
+  /** What a failure to read the body means (too large: 413), said in GraphQL's shape. */
+  classify: Classify;
   /** Counts which path answered each request: executed compiled, from the cache, or by Apollo. */
   requests?: { inc(labels: { path: 'compiled' | 'cached' | 'apollo' }): void };
+  /** Times each admitted operation, from its admission to its answer (graphql.server.operation.duration). */
+  operations?: (name: string | undefined, type: string, seconds: number) => void;
   /** The kept answers (shared by the listeners: the versions say which data they were computed from). */
   answers: ReturnType<typeof createResponseCache>;
   /** Largest accepted body; a larger one is refused with 413 before it is read whole. */
@@ -91,8 +96,7 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
     } catch (error) {
       // The rest of a refused body may be unread: the connection cannot carry another request.
       res.setHeader('Connection', 'close');
-      if (!(error instanceof ApiError)) throw error;
-      return answers.refuse(req, res, type ?? RESULT_TYPES[0]!, error, {});
+      return answers.refuse(req, res, type ?? RESULT_TYPES[0]!, options.classify('graphql', error), {});
     }
     const request = graphqlRequestOf(req, body);
     if (request !== undefined && type === undefined) {
@@ -105,9 +109,14 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
     }
     if (request instanceof ApiError) return answers.refuse(req, res, type!, request, {});
     const presented = { key: keyOf(req), misplacedKey: misplacedKey(req.headers, undefined, edge.variant) };
+    const began = performance.now();
     return door.serve(presented, request, async (outcome) => {
-      if (outcome.admitted) return void (await run(req, res, type!, body, request, outcome));
-      answers.refuse(req, res, type!, outcome.error, outcome.headers);
+      if (!outcome.admitted) return void answers.refuse(req, res, type!, outcome.error, outcome.headers);
+      try {
+        await run(req, res, type!, body, request, outcome);
+      } finally {
+        options.operations?.(outcome.target.operation.name?.value, outcome.target.kind, (performance.now() - began) / 1000);
+      }
     });
   }
 

@@ -38,7 +38,7 @@ export function negotiatedType(accept: string | undefined): string | undefined {
 }
 
 /** A refusal of the request's form, before anything is parsed: GraphQL's shape, Apollo's code for the client's mistakes. */
-const malformed = (status: 400 | 413 | 415, message: string) => new ApiError(status, message, {}, { code: 'BAD_USER_INPUT' });
+const malformed = (status: 400 | 415, message: string) => new ApiError(status, message, {}, { code: 'BAD_USER_INPUT' });
 
 const HOW = 'send a JSON object such as {"query": "{ __typename }"}';
 
@@ -60,19 +60,13 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<unk
         : `a POST to /graphql needs "Content-Type: application/json"; ${HOW}`,
     );
   }
-  let text: string;
-  try {
-    // Read as bytes and decoded here: raw-body's `encoding` goes through iconv-lite's stream
-    // decoder, about 3 µs of a 60 µs request for a body that is UTF-8 by definition (RFC 8259).
-    // The declared length (node's parser has checked it) lets a body over the limit be refused
-    // before any of it is read; a chunked one is refused once the limit is passed.
-    text = (await getRawBody(req, { limit, length: req.headers['content-length'] })).toString('utf8');
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a BOM, which JSON.parse refuses; iconv dropped it too
-  } catch (error) {
-    const status = (error as { status?: number }).status;
-    if (status === 413) throw malformed(413, `request body too large (at most ${limit} bytes)`);
-    throw malformed(400, 'unreadable request body');
-  }
+  // Read as bytes and decoded here: raw-body's `encoding` goes through iconv-lite's stream
+  // decoder, about 3 µs of a 60 µs request for a body that is UTF-8 by definition (RFC 8259).
+  // The declared length (node's parser has checked it) lets a body over the limit be refused
+  // before any of it is read; a chunked one is refused once the limit is passed. What raw-body
+  // throws (too large, cut short) is the caller's to classify.
+  let text = (await getRawBody(req, { limit, length: req.headers['content-length'] })).toString('utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a BOM, which JSON.parse refuses; iconv dropped it too
   if (text.trim() === '') throw malformed(400, `the request body is empty: ${HOW}`);
   // Deeper than any request of ours: refused before anything recurses over it (src/edge/json-depth.ts).
   if (!jsonTextWithinDepth(text)) throw malformed(400, tooDeepJson().message);

@@ -7,8 +7,9 @@
  * that an instance nobody asks for a brief over /graphql does without.
  */
 import { getDirective, MapperKind, mapSchema } from '@graphql-tools/utils';
-import { defaultFieldResolver, GraphQLError, type GraphQLSchema } from 'graphql';
+import { defaultFieldResolver, type GraphQLSchema } from 'graphql';
 import type { GraphQLRateLimitConfig, Identity, Store } from 'graphql-rate-limit';
+import { ApiError } from '../domain/refusal.js';
 import { loadOnce } from '../load-once.js';
 import type { GraphQLContext } from './context.js';
 
@@ -56,8 +57,8 @@ export function applyFieldRateLimits(schema: GraphQLSchema): GraphQLSchema {
       field.resolve = async (parent, args, context: GraphQLContext, info) => {
         if (context.transport === 'graphql') {
           const refused = await (await limiter())({ parent, args, context, info }, config);
-          // 429, as /graphql answers it (Apollo and the compiled path read extensions.http).
-          if (refused) throw new GraphQLError(refused, { extensions: { code: 'RATE_LIMITED', http: { status: 429 } } });
+          // The whole answer is a 429, with the field's error in it, as Apollo answers a field that asks for one.
+          if (refused) throw new ApiError(429, refused, {}, { code: 'RATE_LIMITED', statusOfAnswer: true });
         }
         return resolve(parent, args, context, info);
       };

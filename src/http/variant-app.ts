@@ -18,6 +18,7 @@ import { EXPLORER_PATH } from '../graphql-http/landing-page.js';
 import { loadOnce } from '../load-once.js';
 import { redactUrl } from '../logging/logger.js';
 import type { HttpMetrics } from '../metrics/http-metrics.js';
+import type { ServerMetrics } from '../metrics/semconv/semconv-metrics.js';
 import { sendJson } from '../rest/envelope.js';
 import { type Attributes, tracing } from '../telemetry/tracing.js';
 import { OPERATIONS_PATH } from '../rest/operation-documents.js';
@@ -30,6 +31,8 @@ interface VariantAppOptions {
   metrics?: Registry;
   /** Where each answer is counted and timed. */
   httpMetrics?: HttpMetrics;
+  /** The same answers under the semantic conventions' names (http.server.request.duration, http.server.active_requests). */
+  serverMetrics?: ServerMetrics;
   classify: Classify;
   variant: Variant;
   /**
@@ -114,6 +117,7 @@ export function createVariantApp(options: VariantAppOptions): GatewayApp {
     const url = (this.req as { originalUrl?: string }).originalUrl ?? this.req.url ?? '/';
     const route = options.httpMetrics?.routeOf(pathOf(url));
     options.httpMetrics?.observe(variant, route!, this.statusCode, seconds);
+    options.serverMetrics?.answered(this, route ?? 'other', seconds, variant);
     tracing()?.endServer(this, route ?? 'other', this.statusCode);
     if (!logger.isLevelEnabled('info')) return;
     logger.info(
@@ -138,6 +142,7 @@ export function createVariantApp(options: VariantAppOptions): GatewayApp {
     stamp(req, isHtmlPage(req), (name, value) => res.setHeader(name, value));
     (res as Timed)[STARTED] = performance.now();
     whenFinished(res, answered); // not res.on('finish'): see response-finished.ts
+    options.serverMetrics?.begun(res);
     const traced = tracing();
     if (!traced) return false;
     traced.serve(req, res, serverSpanAttributes(req, variant), () => afterStamp.handle(req, res));

@@ -8,6 +8,8 @@ import v8 from 'node:v8';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { PollerStats } from '../upstream/poller.js';
 import { registerFeedGauges } from './feed-gauges.js';
+import { createSemconvMetrics, type SemconvMetrics } from './semconv/semconv-metrics.js';
+import { registerSpanExportCounts } from './span-export-counts.js';
 import { registerWebhookQueueGauges } from './webhook-queue-gauges.js';
 
 interface ServiceMetrics {
@@ -32,6 +34,8 @@ interface ServiceMetrics {
   webhookAttempts: Counter<'result'>;
   /** Where the webhook queue's depth and oldest pending delivery are read at scrape time. */
   watchWebhookQueue(stats: () => Promise<{ pending: number; oldestCreatedAt: number | null }>): void;
+  /** The HTTP server, GraphQL and webhook metrics under the semantic conventions' names (also sent over OTLP when configured). */
+  semconv: SemconvMetrics;
 }
 
 export function createMetrics(): ServiceMetrics {
@@ -42,6 +46,7 @@ export function createMetrics(): ServiceMetrics {
   const watchFeeds = registerFeedGauges(registry);
   const watchOpenSubscriptions = registerOpenSubscriptionsGauge(registry);
   const watchWebhookQueue = registerWebhookQueueGauges(registry);
+  registerSpanExportCounts(registry);
 
   return {
     registry,
@@ -96,6 +101,7 @@ export function createMetrics(): ServiceMetrics {
       registers: [registry],
     }),
     watchWebhookQueue,
+    semconv: createSemconvMetrics(registry),
   };
 }
 

@@ -28,6 +28,15 @@ interface Parts {
   handleOf(span: Span): SpanHandle;
 }
 
+/**
+ * Inside a request the sampler left out (most of them at a low ratio): its children would be left
+ * out too, so none is started, which is most of what tracing costs such a request.
+ */
+export const unsampled = (context: Context): boolean => trace.getSpan(context)?.isRecording() === false;
+
+/** What work in an unsampled request writes its attributes to. */
+export const NO_SPAN: SpanHandle = { set() {}, rename() {}, fail() {}, end() {} };
+
 /** The reason a span failed: an error's name (its message may hold data). */
 const reasonOf = (error: unknown) => (error instanceof Error ? error.name : 'error');
 
@@ -56,6 +65,13 @@ export function spanRunner(contexts: ContextManager, handleOf: (span: Span) => S
 export function moreSpans({ tracer, contexts, propagator, clean, handleOf }: Parts): Pick<Tracing, 'client' | 'command' | 'background' | 'traceparent'> {
   const within = spanRunner(contexts, handleOf);
 
+  /** The W3C headers of a context's span, for a request or a queued job to carry. */
+  function injected(context: Context): Record<string, string> {
+    const headers: Record<string, string> = {};
+    propagator.inject(context, headers, defaultTextMapSetter);
+    return headers;
+  }
+
   /** A kept `traceparent` as a link; nothing when it does not parse. */
   function linkOf(traceparent: string | undefined): Link[] {
     if (!traceparent) return [];
@@ -66,16 +82,16 @@ export function moreSpans({ tracer, contexts, propagator, clean, handleOf }: Par
   return {
     client(name, attributes, work) {
       const parent = contexts.active();
+      // An unsampled request's traceparent (its flags say so) goes on; no span is started for it.
+      if (unsampled(parent)) return work(NO_SPAN, injected(parent));
       const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes: clean(attributes) }, parent);
       return within(span, parent, (handle, context) => {
-        const headers: Record<string, string> = {};
-        propagator.inject(context, headers, defaultTextMapSetter);
-        return work(handle, headers);
+        return work(handle, injected(context));
       });
     },
     command(name, attributes, work) {
       const parent = contexts.active();
-      if (!trace.getSpan(parent)) return work();
+      if (!trace.getSpan(parent) || unsampled(parent)) return work();
       const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes: clean(attributes) }, parent);
       return within(span, parent, (handle) => work(handle));
     },
@@ -88,10 +104,7 @@ export function moreSpans({ tracer, contexts, propagator, clean, handleOf }: Par
       const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes: clean(attributes), links, root: true }, ROOT_CONTEXT);
       return within(span, ROOT_CONTEXT, (handle) => work(handle));
     },
-    traceparent() {
-      const carrier: Record<string, string> = {};
-      propagator.inject(contexts.active(), carrier, defaultTextMapSetter);
-      return carrier.traceparent;
-    },
+    // A link to a span the sampler left out would point at nothing recorded: none is kept.
+    traceparent: () => (unsampled(contexts.active()) ? undefined : injected(contexts.active()).traceparent),
   };
 }

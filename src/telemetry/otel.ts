@@ -21,7 +21,9 @@ import {
   TraceIdRatioBasedSampler,
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
-import { moreSpans, spanRunner } from './otel-spans.js';
+import { countSpans } from './otel-span-counts.js';
+import { moreSpans, NO_SPAN, spanRunner, unsampled } from './otel-spans.js';
+import { atMost, protocolOf, signalUrlOf } from './otlp-settings.js';
 import type { Attributes, OtelEnv, SpanHandle, Tracing } from './types.js';
 
 const SPAN = Symbol('server span');
@@ -47,21 +49,16 @@ export function samplerOf(env: OtelEnv, warn: (message: string) => void): Sample
 }
 
 /** Where spans go: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as given, else OTEL_EXPORTER_OTLP_ENDPOINT plus /v1/traces. */
-export function tracesUrlOf(env: OtelEnv): string {
-  if (env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
-  return `${(env.OTEL_EXPORTER_OTLP_ENDPOINT ?? '').replace(/\/+$/, '')}/v1/traces`;
-}
+export const tracesUrlOf = (env: OtelEnv): string => signalUrlOf(env, 'TRACES');
 
 async function exporterOf(env: OtelEnv, warn: (message: string) => void): Promise<SpanExporter> {
-  const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf').trim();
   const url = tracesUrlOf(env);
-  if (protocol === 'http/json') return new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter({ url });
-  if (protocol !== 'http/protobuf') warn(`OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} is not supported; using http/protobuf`);
+  if (protocolOf(env, 'TRACES', warn) === 'http/json') return new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter({ url });
   return new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter({ url });
 }
 
 /** OTEL_SERVICE_NAME over OTEL_RESOURCE_ATTRIBUTES' service.name over market-gateway. */
-function resourceOf(env: OtelEnv) {
+export function resourceOf(env: OtelEnv) {
   const attributes: Record<string, string> = { 'service.name': 'market-gateway', ...parseKeyPairsIntoRecord(env.OTEL_RESOURCE_ATTRIBUTES) };
   if (env.OTEL_SERVICE_NAME) attributes['service.name'] = env.OTEL_SERVICE_NAME;
   return defaultResource().merge(resourceFromAttributes(attributes));
@@ -75,6 +72,7 @@ const handleOf = (span: Span): SpanHandle => ({
 });
 
 export async function createTracing(env: OtelEnv, warn: (message: string) => void): Promise<Tracing> {
+  const spanCounts = countSpans();
   const provider = new TracerProvider({
     resource: resourceOf(env),
     sampler: samplerOf(env, warn),
@@ -86,6 +84,7 @@ export async function createTracing(env: OtelEnv, warn: (message: string) => voi
         maxExportBatchSize: Number(env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE) || 512,
         scheduledDelayMillis: Number(env.OTEL_BSP_SCHEDULE_DELAY) || 5_000,
         exportTimeoutMillis: Number(env.OTEL_BSP_EXPORT_TIMEOUT) || 30_000,
+        selfObsMeterProvider: spanCounts.meterProvider,
       }),
     ],
   });
@@ -116,15 +115,18 @@ export async function createTracing(env: OtelEnv, warn: (message: string) => voi
     },
     inSpan<T>(name: string, attributes: Attributes, work: (span: SpanHandle) => Promise<T>): Promise<T> {
       const parent = contexts.active();
+      if (unsampled(parent)) return work(NO_SPAN);
       return within(tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes: clean(attributes) }, parent), parent, work);
     },
     record(name: string, attributes: Attributes, startMs: number, endMs: number, failedQuery: boolean): void {
       const parent = contexts.active();
-      if (!trace.getSpan(parent)) return; // a query outside a request (a job): no trace to join yet
+      // A query outside a request (a job): no trace to join yet; within an unsampled one: nothing to record.
+      if (!trace.getSpan(parent) || unsampled(parent)) return;
       const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes: clean(attributes), startTime: startMs }, parent);
       if (failedQuery) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end(endMs);
     },
+    spanCounts: spanCounts.read,
     ids() {
       const span = trace.getSpan(contexts.active());
       if (!span) return undefined;
@@ -132,15 +134,9 @@ export async function createTracing(env: OtelEnv, warn: (message: string) => voi
       return { trace_id: traceId, span_id: spanId };
     },
     async shutdown(timeoutMs: number): Promise<void> {
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, timeoutMs);
-        timer.unref();
-      });
       try {
-        await Promise.race([provider.shutdown().catch(() => undefined), late]);
+        await atMost(timeoutMs, provider.shutdown());
       } finally {
-        clearTimeout(timer);
         contexts.disable();
       }
     },

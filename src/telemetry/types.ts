@@ -33,7 +33,8 @@ export interface Tracing {
   client<T>(name: string, attributes: Attributes, work: (span: SpanHandle, headers: Readonly<Record<string, string>>) => Promise<T>): Promise<T>;
   /**
    * Runs `work` in a client span of the current span (a command to Redis), or just runs it outside
-   * any span: a command on its own (start-up, a reconnect) has no trace to join.
+   * any span (a command on its own, at start-up or a reconnect, has no trace to join) or within
+   * one the sampler left out.
    */
   command<T>(name: string, attributes: Attributes, work: (span?: SpanHandle) => Promise<T>): Promise<T>;
   /**
@@ -41,12 +42,20 @@ export interface Tracing {
    * brief), linked to the span running now, if any, and to `cause`, a kept `traceparent`.
    */
   background<T>(name: string, attributes: Attributes, work: (span: SpanHandle) => Promise<T>, cause?: string): Promise<T>;
-  /** The current span's W3C `traceparent`, to keep with work queued for later; undefined outside a span. */
+  /** The current span's W3C `traceparent`, to keep with work queued for later; undefined outside a span or in an unsampled one. */
   traceparent(): string | undefined;
   /** The ids of the current span, for log lines. */
   ids(): { trace_id: string; span_id: string } | undefined;
+  /** What became of the spans that did not reach the collector, and how many wait in the queue (for /metrics). */
+  spanCounts?(): Promise<SpanCounts>;
   /** Flushes what is queued and stops, within `timeoutMs`. */
   shutdown(timeoutMs: number): Promise<void>;
+}
+
+/** Spans lost, by why (`queue_full`, or the failed export's error name), and spans queued now. */
+export interface SpanCounts {
+  dropped: Record<string, number>;
+  queued: number;
 }
 
 /** OTEL_* variables, as the operator set them (config.ts keeps them apart from the service's own). */

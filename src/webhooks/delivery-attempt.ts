@@ -24,7 +24,8 @@ export interface AttemptOptions {
   /** Spreads retries (jitter); injectable for tests. */
   random?: () => number;
   logger: Logger;
-  onAttempt?: (result: AttemptResult) => void;
+  /** Each attempt's result, how long it took and where it went (the endpoint's URL). */
+  onAttempt?: (result: AttemptResult, seconds: number, url: string) => void;
   onOutcome?: (outcome: 'delivered' | 'retried' | 'failed') => void;
 }
 
@@ -61,18 +62,19 @@ export function createAttemptRunner(options: AttemptOptions) {
       at,
       secrets: rotating ? [endpoint.secret, endpoint.previousSecret!] : [endpoint.secret],
     });
+    const sent = performance.now();
     // The traceparent is beside the signature's headers, not in what they sign.
     const result = await sendTraced('POST', endpoint.url, async (traceHeaders, span) => {
-      const sent = await sendAttempt(
+      const answer = await sendAttempt(
         { url: endpoint.url, body: delivery.body, headers: { ...headers, ...traceHeaders } },
         { agents: options.agents, timeoutMs: options.timeoutMs, userAgent: options.userAgent, signal },
       );
-      if (span) traceAttempt(span, sent);
-      return sent;
+      if (span) traceAttempt(span, answer);
+      return answer;
     });
     // Stopped mid-attempt (shutdown, lease lost): not an attempt; whoever runs next sends it.
     if (signal.aborted) return;
-    options.onAttempt?.(result);
+    options.onAttempt?.(result, (performance.now() - sent) / 1000, endpoint.url);
     const finished = options.now();
     const decision = decide(result, number, finished, random());
     await record(endpoint, delivery, number, finished, result, decision);

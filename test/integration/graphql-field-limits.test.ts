@@ -29,3 +29,16 @@ it('60 brief resolutions a minute per account, aliases included; then RATE_LIMIT
   // The REST brief runs the same field, metered by its quota only.
   expect((await t.a.get('/api/v1/brief?symbols=BTC/USD').set(bearer(key))).status).toBe(200);
 });
+
+it('a field over its limit answers 429 on Apollo too (a query that also introspects runs there), its error without extensions.http', async () => {
+  const { key } = await t.createKey('enterprise');
+  const send = (query: string) => t.a.post('/graphql').set(bearer(key)).send({ query });
+  for (let i = 0; i < 4; i++) expect((await send(aliasedBriefs(15))).status).toBe(200);
+  const before = await t.a.get('/metrics');
+  const refused = await send('{ __typename __schema { queryType { name } } b0: assetBrief(symbols: ["BTC/USD"]) { interval } }');
+  expect(refused.status).toBe(429);
+  expect(refused.body.data).toBeNull(); // the brief is not nullable
+  expect(refused.body.errors).toEqual([expect.objectContaining({ path: ['b0'], extensions: { code: 'RATE_LIMITED' } })]);
+  const apollo = (text: string) => Number(/mgw_graphql_requests_total\{[^}]*path="apollo"[^}]*\} (\d+)/.exec(text)?.[1] ?? 0);
+  expect(apollo((await t.a.get('/metrics')).text)).toBe(apollo(before.text) + 1);
+});

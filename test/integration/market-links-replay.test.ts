@@ -7,7 +7,8 @@
  */
 import { recordedFixture } from '../support/upstream-fixtures.js';
 import { startUpstreamServer, type UpstreamServer } from '../support/upstream-server.js';
-import { bearer, closeAll, startTestService, TestClock, type TestService } from '../support/service.js';
+import { closeAll, startTestService, TestClock, type TestService } from '../support/service.js';
+import { graphqlData } from '../support/graphql-call.js';
 
 const kalshiTemplate = (JSON.parse(recordedFixture('kalshi/markets_legacy_excerpt_2025-10-31.json').toString()) as Record<string, unknown>[])[0]!;
 const gammaTemplate = (JSON.parse(recordedFixture('polymarket/gamma_markets_excerpt_2026-01-31.json').toString()) as Record<string, unknown>[])[0]!;
@@ -123,11 +124,7 @@ beforeAll(async () => {
 });
 afterAll(() => closeAll(t, upstream));
 
-async function gql<T>(query: string): Promise<T> {
-  const res = await t!.b.post('/graphql').set(bearer(key)).send({ query });
-  expect(res.body.errors).toBeUndefined();
-  return res.body.data as T;
-}
+const gql = <T>(query: string): Promise<T> => graphqlData<T>(t!.b, key, query);
 
 it("shows the judge's verdict on a pair of the two venues in PredictionMarket.links", async () => {
   const { predictionMarket } = await gql<{

@@ -7,7 +7,7 @@
 import { createPgSchema, tempDataDir } from '../support/engines.js';
 import { gated } from '../support/gates.js';
 import { bearer, closeAll, startTestService, type TestService } from '../support/service.js';
-import { graphqlPost } from '../support/graphql-call.js';
+import { graphqlData } from '../support/graphql-call.js';
 
 const BTC_PAIR = ['demo:btc-150k-2026', 'demo-exchange:KXBTCMAX-26DEC31-150000'] as const;
 const FED_PAIR = ['demo:fed-cut-dec-2026', 'demo-exchange:KXFEDDECISION-26DEC-CUT'] as const;
@@ -22,11 +22,7 @@ interface Link {
   missing: string[];
 }
 
-async function gql<T>(t: TestService, key: string, query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const res = await graphqlPost(t.b, key, query, variables);
-  expect(res.body.errors).toBeUndefined();
-  return res.body.data as T;
-}
+const gql = <T>(t: TestService, key: string, query: string, variables?: Record<string, unknown>): Promise<T> => graphqlData<T>(t.b, key, query, variables);
 
 const linksOf = async (t: TestService, key: string, id: string) =>
   (

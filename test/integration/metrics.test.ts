@@ -56,3 +56,22 @@ it('counts the movement alerts written, and exposes the process figures', async 
     expect(text).toMatch(new RegExp(`^${series} \\d`, 'm'));
   }
 });
+
+it('serves the semantic conventions’ metrics in their Prometheus rendering: requests by method, route and status; requests in flight; GraphQL operations by name and type', async () => {
+  const { key } = await t.createKey('free');
+  const ok =
+    'http_server_request_duration_seconds_count{http_request_method="GET",http_route="/api/v1/markets",http_response_status_code="200",url_scheme="http",mgw_variant="A"}';
+  const before = await sample(ok);
+  for (let i = 0; i < 2; i++) await t.a.get('/api/v1/markets').set(bearer(key)).expect(200);
+  expect(await sample(ok)).toBe(before + 2);
+  const text = (await t.a.get('/metrics')).text;
+  expect(text).toContain('# TYPE http_server_request_duration_seconds histogram');
+  expect(text).toMatch(/http_server_request_duration_seconds_bucket\{le="0\.005",http_request_method="GET",http_route="\/api\/v1\/markets"/);
+  // The scrape itself is in flight while it is rendered.
+  expect(await sample('http_server_active_requests{http_request_method="GET",url_scheme="http"}')).toBeGreaterThanOrEqual(1);
+
+  const operation = 'graphql_server_operation_duration_seconds_count{graphql_operation_name="Few",graphql_operation_type="query"}';
+  const operations = await sample(operation);
+  await t.a.post('/graphql').set(bearer(key)).send({ query: 'query Few { assetMarkets(limit: 1) { total } }' }).expect(200);
+  expect(await sample(operation)).toBe(operations + 1);
+});

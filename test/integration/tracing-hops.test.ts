@@ -71,6 +71,19 @@ it('a REST GET that reads the store: the store query span nested under the reque
   expect(chain.at(-1)!.spanId).toBe(server.spanId);
 });
 
+it('a request its caller did not sample: none of its spans is recorded', async () => {
+  const { key } = await t.createKey('enterprise');
+  secrets.push(key);
+  const unsampledTrace = '1af7651916cd43dd8448eb211c80319d';
+  const sampledTrace = '2af7651916cd43dd8448eb211c80319e';
+  expect((await t.a.get('/api/v1/alerts').set(bearer(key)).set('traceparent', `00-${unsampledTrace}-${CALLER_SPAN}-00`)).status).toBe(200);
+  expect((await t.a.get('/api/v1/alerts').set(bearer(key)).set('traceparent', `00-${sampledTrace}-${CALLER_SPAN}-01`)).status).toBe(200);
+  // The sampled one's server span, which ends last, arrives after anything the first sent: the first sent nothing.
+  const spans = await receiver.until((all) => all.some((s) => s.traceId === sampledTrace && s.kind === 2));
+  expect(spans.filter((s) => s.traceId === unsampledTrace)).toEqual([]);
+  expect(spans.filter((s) => s.traceId === sampledTrace).map((s) => s.name)).toEqual(expect.arrayContaining(['admission', 'GET /api/v1/alerts']));
+});
+
 it('/graphql: the admission and the operation (compiled query, Apollo mutation) under the server span', async () => {
   const { key, keyId } = await t.createKey('enterprise');
   secrets.push(key);

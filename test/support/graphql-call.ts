@@ -31,6 +31,13 @@ export function graphqlPost(agent: supertest.Agent, key: string | null, query: s
   return request.send({ query, ...(variables ? { variables } : {}) });
 }
 
+/** What a query answers through an agent, asserting it answered without errors. */
+export async function graphqlData<T>(agent: supertest.Agent, key: string, query: string, variables?: Record<string, unknown>): Promise<T> {
+  const res = await graphqlPost(agent, key, query, variables);
+  expect(res.body.errors).toBeUndefined();
+  return res.body.data as T;
+}
+
 export const CREATE_PRICE_ALERT = 'mutation($in: CreatePriceAlertInput!) { createPriceAlert(input: $in) { id } }';
 
 /** The input of a price alert on BTC/USD above `threshold`. */

@@ -1,8 +1,12 @@
 /**
- * A loopback OTLP/HTTP receiver for tests: accepts POST /v1/traces in either encoding the exporter
- * speaks (http/protobuf, http/json) and keeps every span, decoded to one shape. The protobuf is read
- * by the field numbers of opentelemetry-proto's trace.proto, common.proto and trace_service.proto
- * (ExportTraceServiceRequest > ResourceSpans > ScopeSpans > Span and its Links, KeyValue, AnyValue).
+ * A loopback OTLP/HTTP receiver for tests: accepts POST /v1/traces and /v1/metrics in either
+ * encoding the exporters speak (http/protobuf, http/json) and keeps every span and metric point,
+ * decoded to one shape. The protobuf is read by the field numbers of opentelemetry-proto's
+ * trace.proto, metrics.proto, common.proto and the service protos (ExportTraceServiceRequest >
+ * ResourceSpans > ScopeSpans > Span and its Links; ExportMetricsServiceRequest > ResourceMetrics >
+ * ScopeMetrics > Metric > Sum | Histogram > data points; KeyValue, AnyValue). It can misbehave as a collector
+ * does (`setMode`): stopped (connection refused), hung (reads the request, never answers) or
+ * answering 500.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -84,6 +88,79 @@ export function ancestry(spans: ReceivedSpan[], span: ReceivedSpan): ReceivedSpa
   return chain;
 }
 
+export interface ReceivedPoint {
+  /** The metric's name, e.g. `http.server.request.duration`. */
+  metric: string;
+  unit: string;
+  kind: 'sum' | 'gauge' | 'histogram';
+  attributes: Record<string, string | number | boolean>;
+  /** A sum's or gauge's value; a histogram's count. */
+  value: number;
+  /** A histogram's sum. */
+  sum?: number;
+}
+
+const fixed64 = (b: bigint | Uint8Array | undefined) => (b instanceof Uint8Array ? Number(Buffer.from(b).readBigUInt64LE(0)) : Number(b ?? 0));
+const double = (b: bigint | Uint8Array | undefined) => (b instanceof Uint8Array ? Buffer.from(b).readDoubleLE(0) : 0);
+
+/** Metric: name 1, unit 3, gauge 5, sum 7, histogram 9; NumberDataPoint: attributes 7, as_double 4, as_int 6; HistogramDataPoint: attributes 9, count 4, sum 5. */
+export function decodeMetricsProtobuf(body: Uint8Array): ReceivedPoint[] {
+  const points: ReceivedPoint[] = [];
+  const bytesOf = (b: bigint | Uint8Array | undefined) => (b instanceof Uint8Array ? b : new Uint8Array());
+  for (const rm of fields(body).get(1) ?? [])
+    for (const sm of fields(rm as Uint8Array).get(2) ?? [])
+      for (const m of fields(sm as Uint8Array).get(2) ?? []) {
+        const metric = fields(m as Uint8Array);
+        const [name, unit] = [text(metric.get(1)?.[0]), text(metric.get(3)?.[0])];
+        for (const [field, kind] of [
+          [5, 'gauge'],
+          [7, 'sum'],
+        ] as const)
+          for (const p of fields(bytesOf(metric.get(field)?.[0])).get(1) ?? []) {
+            const point = fields(p as Uint8Array);
+            const value = point.has(4) ? double(point.get(4)![0]) : fixed64(point.get(6)?.[0]);
+            points.push({ metric: name, unit, kind, attributes: protoAttributes(point.get(7)), value });
+          }
+        for (const p of fields(bytesOf(metric.get(9)?.[0])).get(1) ?? []) {
+          const point = fields(p as Uint8Array);
+          points.push({
+            metric: name,
+            unit,
+            kind: 'histogram',
+            attributes: protoAttributes(point.get(9)),
+            value: fixed64(point.get(4)?.[0]),
+            sum: double(point.get(5)?.[0]),
+          });
+        }
+      }
+  return points;
+}
+
+export function decodeMetricsJson(body: string): ReceivedPoint[] {
+  type Point = { attributes?: JsonKeyValue[]; asDouble?: number; asInt?: number | string; count?: number | string; sum?: number };
+  type Metric = { name: string; unit?: string; sum?: { dataPoints?: Point[] }; gauge?: { dataPoints?: Point[] }; histogram?: { dataPoints?: Point[] } };
+  type Json = { resourceMetrics?: { scopeMetrics?: { metrics?: Metric[] }[] }[] };
+  const points: ReceivedPoint[] = [];
+  for (const rm of (JSON.parse(body) as Json).resourceMetrics ?? [])
+    for (const sm of rm.scopeMetrics ?? [])
+      for (const m of sm.metrics ?? []) {
+        const unit = m.unit ?? '';
+        for (const kind of ['sum', 'gauge'] as const)
+          for (const p of m[kind]?.dataPoints ?? [])
+            points.push({ metric: m.name, unit, kind, attributes: jsonAttributes(p.attributes), value: Number(p.asDouble ?? p.asInt ?? 0) });
+        for (const p of m.histogram?.dataPoints ?? [])
+          points.push({
+            metric: m.name,
+            unit,
+            kind: 'histogram',
+            attributes: jsonAttributes(p.attributes),
+            value: Number(p.count ?? 0),
+            sum: Number(p.sum ?? 0),
+          });
+      }
+  return points;
+}
+
 export function decodeProtobuf(body: Uint8Array): ReceivedSpan[] {
   const spans: ReceivedSpan[] = [];
   for (const rs of fields(body).get(1) ?? []) {
@@ -148,49 +225,82 @@ export function decodeJson(body: string): ReceivedSpan[] {
   return spans;
 }
 
+/** How the receiver answers: as a collector should, not at all (stopped), never (hung), or 500. */
+export type ReceiverMode = 'ok' | 'stopped' | 'hung' | 'failing';
+
 export interface OtlpReceiver {
   url: string;
   spans: ReceivedSpan[];
+  /** Metric points, each export's appended (they are cumulative: the latest of a series is its total). */
+  points: ReceivedPoint[];
   /** The media types of the requests received. */
   contentTypes: string[];
+  /** Requests read, by path, whatever the mode answered (a hung receiver counts what it holds). */
+  requests: Record<string, number>;
   /** Resolves once `ok` holds for the spans received so far (polled). */
   until(ok: (spans: ReceivedSpan[]) => boolean, timeoutMs?: number): Promise<ReceivedSpan[]>;
+  /** Resolves once `ok` holds for the metric points received so far (polled). */
+  untilPoints(ok: (points: ReceivedPoint[]) => boolean, timeoutMs?: number): Promise<ReceivedPoint[]>;
+  /** Changes how it answers; `stopped` closes the port (connection refused), any other mode opens it again. */
+  setMode(mode: ReceiverMode): Promise<void>;
   close(): Promise<void>;
+}
+
+async function polled<T>(what: string, items: T[], ok: (items: T[]) => boolean, timeoutMs: number): Promise<T[]> {
+  const end = Date.now() + timeoutMs;
+  while (!ok(items)) {
+    if (Date.now() > end) throw new Error(`${what} not received in time (${items.length} so far)`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return items;
 }
 
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
+  const points: ReceivedPoint[] = [];
   const contentTypes: string[] = [];
+  const requests: Record<string, number> = {};
+  let mode: ReceiverMode = 'ok';
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const type = req.headers['content-type'] ?? '';
-      if (req.method !== 'POST' || req.url !== '/v1/traces') return void res.writeHead(404).end();
+      const path = req.url ?? '';
+      if (req.method !== 'POST' || (path !== '/v1/traces' && path !== '/v1/metrics')) return void res.writeHead(404).end();
+      requests[path] = (requests[path] ?? 0) + 1;
+      if (mode === 'hung') return; // read, never answered: the exporter's own timeout must end it
+      if (mode === 'failing') return void res.writeHead(500, { 'Content-Type': 'text/plain' }).end('collector failing');
       contentTypes.push(type);
-      spans.push(...(type.includes('json') ? decodeJson(body.toString('utf8')) : decodeProtobuf(body)));
-      res.writeHead(200, { 'Content-Type': type.includes('json') ? 'application/json' : 'application/x-protobuf' });
-      res.end(type.includes('json') ? '{}' : undefined);
+      const json = type.includes('json');
+      if (path === '/v1/traces') spans.push(...(json ? decodeJson(body.toString('utf8')) : decodeProtobuf(body)));
+      else points.push(...(json ? decodeMetricsJson(body.toString('utf8')) : decodeMetricsProtobuf(body)));
+      res.writeHead(200, { 'Content-Type': json ? 'application/json' : 'application/x-protobuf' });
+      res.end(json ? '{}' : undefined);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const shut = () =>
+    new Promise<void>((resolve) => {
+      if (!server.listening) return resolve();
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `http://127.0.0.1:${port}`,
     spans,
+    points,
     contentTypes,
-    async until(ok, timeoutMs = 10_000) {
-      const end = Date.now() + timeoutMs;
-      while (!ok(spans)) {
-        if (Date.now() > end) throw new Error(`spans not received in time: ${spans.map((s) => s.name).join(', ')}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      return spans;
+    requests,
+    until: (ok, timeoutMs = 10_000) => polled('spans', spans, ok, timeoutMs),
+    untilPoints: (ok, timeoutMs = 10_000) => polled('metric points', points, ok, timeoutMs),
+    async setMode(next) {
+      mode = next;
+      if (next === 'stopped') return shut();
+      if (!server.listening) await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: shut,
   };
 }

@@ -6,7 +6,6 @@
  */
 import type { Authenticator, KeyRefusal, Principal } from '../../../src/auth/authenticator.js';
 import type { Account, Product } from '../../../src/domain/account.js';
-import { DomainError } from '../../../src/domain/errors.js';
 import type { PlanRequirements } from '../../../src/domain/plans.js';
 import { ApiError } from '../../../src/domain/refusal.js';
 import { createEdge, type Edge, type Entrance, type Outcome, type Presented } from '../../../src/edge/edge.js';
@@ -70,7 +69,6 @@ function edgeWith(answer: Principal | KeyRefusal | Error, quotaAnswers: Partial<
     classify: (where, error) => {
       seen.classified.push(error);
       if (error instanceof ApiError) return error;
-      if (error instanceof DomainError) return new ApiError(403, error.message);
       return new ApiError(500, `${where}: internal error`);
     },
     onDegraded: (error) => seen.degraded.push(error),

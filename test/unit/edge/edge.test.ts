@@ -255,3 +255,15 @@ it("classify: a library's 4xx is the client's, a dependency's failure a 503, any
   expect(classify('http', Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }))).toMatchObject({ status: 503 });
   expect(classify('http', new TypeError('x is undefined'))).toMatchObject({ status: 500, message: 'internal error' });
 });
+
+it("classify: raw-body's refusals of a body are the client's: too large a 413 naming the limit, else unreadable, with GraphQL's code", async () => {
+  const classify = createClassifier(createDegradedAnswers(pino({ level: 'silent' })), pino({ level: 'silent' }));
+  const { default: getRawBody } = await import('raw-body');
+  const { Readable } = await import('node:stream');
+  const failure = (body: string, options: { limit: number; length?: number }) =>
+    getRawBody(Readable.from([Buffer.from(body)]), options).catch((e: unknown) => e);
+  const large = classify('graphql', await failure('x'.repeat(20), { limit: 10 }));
+  expect([large.status, large.message, large.graphql]).toEqual([413, 'request body too large (at most 10 bytes)', { code: 'BAD_USER_INPUT' }]);
+  const short = classify('graphql', await failure('xx', { limit: 10, length: 5 }));
+  expect([short.status, short.message, short.graphql]).toEqual([400, 'unreadable request body', { code: 'BAD_USER_INPUT' }]);
+});

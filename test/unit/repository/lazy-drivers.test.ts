@@ -36,6 +36,9 @@ function packagesLoadedBy(script: string, env: NodeJS.ProcessEnv = process.env):
 
 const OTEL_SDK = [
   '@opentelemetry/sdk-trace',
+  '@opentelemetry/sdk-metrics',
+  '@opentelemetry/exporter-metrics-otlp-proto',
+  '@opentelemetry/exporter-metrics-otlp-http',
   '@opentelemetry/exporter-trace-otlp-proto',
   '@opentelemetry/exporter-trace-otlp-http',
   '@opentelemetry/context-async-hooks',
