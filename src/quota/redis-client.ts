@@ -5,19 +5,23 @@
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { traceRedisCommands } from '../telemetry/redis-commands.js';
 
 export const REDIS_COMMAND_TIMEOUT_MS = 300;
 
 /** ioredis is loaded only here, with REDIS_URL set: an embedded installation does not hold it (with nodemailer, 3.7 MB of RSS). */
 export async function createRedisClient(url: string, logger: Logger): Promise<Redis> {
   const { Redis } = await import('ioredis');
-  const redis = new Redis(url, {
-    enableOfflineQueue: false,
-    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
-    connectTimeout: 1_000,
-    maxRetriesPerRequest: 0,
-    retryStrategy: (attempt) => Math.min(100 * attempt, 1_000),
-  });
+  // Each command a client span of the request or job that sends it, when tracing is on.
+  const redis = traceRedisCommands(
+    new Redis(url, {
+      enableOfflineQueue: false,
+      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+      connectTimeout: 1_000,
+      maxRetriesPerRequest: 0,
+      retryStrategy: (attempt) => Math.min(100 * attempt, 1_000),
+    }),
+  );
   // One line per change of state, not one per failed reconnect. Before the first connection,
   // waitForRedis speaks for start-up (a refused setup stops it; a server down is one warning).
   let healthy = true;

@@ -534,6 +534,16 @@ const marketLinks = (engine: Engine): Migration => ({
 /** The link tables the jobs write: fenced like the others. */
 export const LINK_FENCED_TABLES = ['prediction_market_texts', 'market_links'] as const;
 
+/**
+ * An event keeps the W3C `traceparent` of the span that wrote it (when tracing is on), so each of
+ * its deliveries, retries and other instances' included, links to its cause. Ids only: no secret.
+ */
+const webhookTraceParent: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('webhook_events').addColumn('trace_parent', 'text').execute();
+  },
+};
+
 /** Ordered by name; never edit a migration that has shipped, add a new one. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
   return {
@@ -552,6 +562,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0013_api_keys_account': apiKeysAccount,
     '0014_revoked_keys_index': revokedKeysIndex,
     '0015_market_links': marketLinks(engine),
+    '0016_webhook_trace_parent': webhookTraceParent,
   };
 }
 

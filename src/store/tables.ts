@@ -165,6 +165,8 @@ export interface WebhookEventsTable {
   type: string;
   body: string;
   created_at: number;
+  /** The W3C `traceparent` of the span that wrote the event; null when tracing was off. */
+  trace_parent: string | null;
 }
 
 /** One event for one endpoint; its id is the `webhook-id` header. */

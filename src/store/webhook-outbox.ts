@@ -5,6 +5,7 @@
 import type { Kysely } from 'kysely';
 import { newId } from '../domain/ids.js';
 import { type WebhookDelivery, type WebhookEventType, webhookEventBody } from '../domain/webhooks.js';
+import { currentTraceparent } from '../telemetry/background.js';
 import type { Database } from './tables.js';
 import { toDelivery } from './webhook-rows.js';
 
@@ -45,6 +46,8 @@ export async function enqueueEvent(db: Kysely<Database>, event: OutboxEvent, end
       type: event.type,
       body: webhookEventBody({ id: eventId, ...event, createdAt: event.at }),
       created_at: event.at,
+      // Its deliveries link to the span that wrote it (null when tracing is off or outside a span).
+      trace_parent: currentTraceparent() ?? null,
     })
     .execute();
   const rows = endpoints.map((e) => ({

@@ -22,6 +22,8 @@ export interface DueDelivery {
   body: string;
   attempts: number;
   createdAt: number;
+  /** The W3C `traceparent` of the span that wrote its event, for the attempt's span to link to. */
+  traceParent: string | null;
 }
 
 export function createWebhookQueue(db: Kysely<Database>) {
@@ -43,13 +45,20 @@ export function createWebhookQueue(db: Kysely<Database>) {
       let query = db
         .selectFrom('webhook_deliveries as d')
         .innerJoin('webhook_events as ev', 'ev.id', 'd.event_id')
-        .select(['d.id', 'd.endpoint_id', 'ev.body', 'd.attempts', 'd.created_at'])
+        .select(['d.id', 'd.endpoint_id', 'ev.body', 'd.attempts', 'd.created_at', 'ev.trace_parent'])
         .where('d.endpoint_id', '=', endpointId)
         .where('d.status', '=', 'pending')
         .where('d.next_attempt_at', '<=', now);
       if (inFlight.length > 0) query = query.where('d.id', 'not in', inFlight);
       const rows = await query.orderBy('d.next_attempt_at').orderBy('d.seq').limit(limit).execute();
-      return rows.map((r) => ({ id: r.id, endpointId: r.endpoint_id, body: r.body, attempts: r.attempts, createdAt: r.created_at }));
+      return rows.map((r) => ({
+        id: r.id,
+        endpointId: r.endpoint_id,
+        body: r.body,
+        attempts: r.attempts,
+        createdAt: r.created_at,
+        traceParent: r.trace_parent,
+      }));
     },
 
     /**

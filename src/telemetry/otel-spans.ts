@@ -62,7 +62,7 @@ export function spanRunner(contexts: ContextManager, handleOf: (span: Span) => S
   };
 }
 
-export function moreSpans({ tracer, contexts, propagator, clean, handleOf }: Parts): Pick<Tracing, 'client' | 'background' | 'traceparent'> {
+export function moreSpans({ tracer, contexts, propagator, clean, handleOf }: Parts): Pick<Tracing, 'client' | 'command' | 'background' | 'traceparent'> {
   const within = spanRunner(contexts, handleOf);
 
   /** The W3C headers of a context's span, for a request or a queued job to carry. */
@@ -89,13 +89,22 @@ export function moreSpans({ tracer, contexts, propagator, clean, handleOf }: Par
         return work(handle, injected(context));
       });
     },
+    command(name, attributes, work) {
+      const parent = contexts.active();
+      if (!trace.getSpan(parent) || unsampled(parent)) return work();
+      const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes: clean(attributes) }, parent);
+      return within(span, parent, (handle) => work(handle));
+    },
     background(name, attributes, work, cause) {
-      // What is running now (a request that asked for it) caused it too.
+      // What is running now (a request that asked for it) caused it too, unless it is the kept cause.
       const current = trace.getSpanContext(contexts.active());
-      const links = [...linkOf(cause), ...(current ? [{ context: current }] : [])];
+      const kept = linkOf(cause);
+      const same = current && kept.some(({ context }) => context.spanId === current.spanId && context.traceId === current.traceId);
+      const links = [...kept, ...(current && !same ? [{ context: current }] : [])];
       const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes: clean(attributes), links, root: true }, ROOT_CONTEXT);
       return within(span, ROOT_CONTEXT, (handle) => work(handle));
     },
-    traceparent: () => injected(contexts.active()).traceparent,
+    // A link to a span the sampler left out would point at nothing recorded: none is kept.
+    traceparent: () => (unsampled(contexts.active()) ? undefined : injected(contexts.active()).traceparent),
   };
 }

@@ -32,11 +32,17 @@ export interface Tracing {
    */
   client<T>(name: string, attributes: Attributes, work: (span: SpanHandle, headers: Readonly<Record<string, string>>) => Promise<T>): Promise<T>;
   /**
+   * Runs `work` in a client span of the current span (a command to Redis), or just runs it outside
+   * any span (a command on its own, at start-up or a reconnect, has no trace to join) or within
+   * one the sampler left out.
+   */
+  command<T>(name: string, attributes: Attributes, work: (span?: SpanHandle) => Promise<T>): Promise<T>;
+  /**
    * Runs `work` as the root span of a trace of its own (background work: a tick, a delivery, the
    * brief), linked to the span running now, if any, and to `cause`, a kept `traceparent`.
    */
   background<T>(name: string, attributes: Attributes, work: (span: SpanHandle) => Promise<T>, cause?: string): Promise<T>;
-  /** The current span's W3C `traceparent`, to keep with work queued for later; undefined outside a span. */
+  /** The current span's W3C `traceparent`, to keep with work queued for later; undefined outside a span or in an unsampled one. */
   traceparent(): string | undefined;
   /** The ids of the current span, for log lines. */
   ids(): { trace_id: string; span_id: string } | undefined;

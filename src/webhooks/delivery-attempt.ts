@@ -46,10 +46,10 @@ export function createAttemptRunner(options: AttemptOptions) {
   const { repo, logger } = options;
   const random = options.random ?? Math.random;
 
-  /** An attempt, as the root of a trace of its own when traced. */
+  /** An attempt, as the root of a trace of its own when traced, linked to the span that wrote its event. */
   function attempt(endpoint: DueEndpoint, delivery: DueDelivery, signal: AbortSignal): Promise<void> {
     const attributes = () => ({ 'mgw.webhook.delivery.id': delivery.id, 'mgw.webhook.endpoint.id': endpoint.id, 'mgw.webhook.attempt': delivery.attempts + 1 });
-    return inBackground('webhook delivery', attributes, () => attemptNow(endpoint, delivery, signal));
+    return inBackground('webhook delivery', attributes, () => attemptNow(endpoint, delivery, signal), delivery.traceParent);
   }
 
   async function attemptNow(endpoint: DueEndpoint, delivery: DueDelivery, signal: AbortSignal): Promise<void> {

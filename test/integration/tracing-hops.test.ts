@@ -11,7 +11,7 @@ import { createClient as createWsClient } from 'graphql-ws';
 import { Webhook } from 'standardwebhooks';
 import { WebSocket } from 'ws';
 import { graphqlPost, priceAlertAbove } from '../support/graphql-call.js';
-import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '../support/otlp-receiver.js';
+import { ancestry, type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '../support/otlp-receiver.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 import { recordedFixture } from '../support/upstream-fixtures.js';
 import { startUpstreamServer, type UpstreamServer } from '../support/upstream-server.js';
@@ -50,18 +50,6 @@ afterAll(async () => {
   await t?.close();
   await Promise.all([receiver?.close(), upstream?.close(), hooks?.close()]);
 });
-
-/** The span and its ancestors, nearest first, as far as the spans received reach. */
-function ancestry(spans: ReceivedSpan[], span: ReceivedSpan): ReceivedSpan[] {
-  const chain = [span];
-  for (let at = span; at.parentSpanId; ) {
-    const parent = spans.find((s) => s.spanId === at.parentSpanId);
-    if (!parent) break;
-    chain.push(parent);
-    at = parent;
-  }
-  return chain;
-}
 
 const withTrace = (req: { set(name: string, value: string): unknown }) => req.set('traceparent', `00-${TRACE_ID}-${CALLER_SPAN}-01`);
 

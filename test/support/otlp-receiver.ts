@@ -3,8 +3,8 @@
  * encoding the exporters speak (http/protobuf, http/json) and keeps every span and metric point,
  * decoded to one shape. The protobuf is read by the field numbers of opentelemetry-proto's
  * trace.proto, metrics.proto, common.proto and the service protos (ExportTraceServiceRequest >
- * ResourceSpans > ScopeSpans > Span; ExportMetricsServiceRequest > ResourceMetrics > ScopeMetrics >
- * Metric > Sum | Histogram > data points; KeyValue, AnyValue). It can misbehave as a collector
+ * ResourceSpans > ScopeSpans > Span and its Links; ExportMetricsServiceRequest > ResourceMetrics >
+ * ScopeMetrics > Metric > Sum | Histogram > data points; KeyValue, AnyValue). It can misbehave as a collector
  * does (`setMode`): stopped (connection refused), hung (reads the request, never answers) or
  * answering 500.
  */
@@ -19,6 +19,8 @@ export interface ReceivedSpan {
   kind: number;
   attributes: Record<string, string | number | boolean>;
   resource: Record<string, string | number | boolean>;
+  /** The spans it links to (another trace's, usually): what caused it. */
+  links: { traceId: string; spanId: string }[];
 }
 
 /** A protobuf message as its fields: number -> values (varints as bigint, length-delimited as bytes). */
@@ -72,6 +74,18 @@ function protoAttributes(list: (bigint | Uint8Array)[] = []): Record<string, str
     else if (value.has(4)) out[key] = Buffer.from(value.get(4)![0] as Uint8Array).readDoubleLE(0);
   }
   return out;
+}
+
+/** The span and its ancestors, nearest first, as far as the spans received reach. */
+export function ancestry(spans: ReceivedSpan[], span: ReceivedSpan): ReceivedSpan[] {
+  const chain = [span];
+  for (let at = span; at.parentSpanId; ) {
+    const parent = spans.find((s) => s.spanId === at.parentSpanId);
+    if (!parent) break;
+    chain.push(parent);
+    at = parent;
+  }
+  return chain;
 }
 
 export interface ReceivedPoint {
@@ -163,6 +177,11 @@ export function decodeProtobuf(body: Uint8Array): ReceivedSpan[] {
           kind: Number(span.get(6)?.[0] ?? 0),
           attributes: protoAttributes(span.get(9)),
           resource,
+          // Span.links (13): Link with trace_id 1 and span_id 2.
+          links: (span.get(13) ?? []).map((l) => {
+            const link = fields(l as Uint8Array);
+            return { traceId: hex(link.get(1)?.[0]), spanId: hex(link.get(2)?.[0]) };
+          }),
         });
       }
     }
@@ -197,6 +216,10 @@ export function decodeJson(body: string): ReceivedSpan[] {
           kind: Number(s.kind ?? 0),
           attributes: jsonAttributes(s.attributes as JsonKeyValue[]),
           resource,
+          links: ((s.links as { traceId?: string; spanId?: string }[] | undefined) ?? []).map((l) => ({
+            traceId: String(l.traceId ?? ''),
+            spanId: String(l.spanId ?? ''),
+          })),
         });
   }
   return spans;
