@@ -538,11 +538,14 @@ export const LINK_FENCED_TABLES = ['prediction_market_texts', 'market_links'] as
  * An event keeps the W3C `traceparent` of the span that wrote it (when tracing is on), so each of
  * its deliveries, retries and other instances' included, links to its cause. Ids only: no secret.
  */
-const webhookTraceParent: Migration = {
+/** Runs again without failing (a start stopped before it was recorded), on either engine. */
+const webhookTraceParent = (engine: Engine): Migration => ({
   async up(db: Kysely<unknown>) {
-    await db.schema.alterTable('webhook_events').addColumn('trace_parent', 'text').execute();
+    if (engine === 'postgres') return void (await sql`alter table webhook_events add column if not exists trace_parent text`.execute(db));
+    const columns = await sql<{ name: string }>`select name from pragma_table_info('webhook_events')`.execute(db);
+    if (!columns.rows.some((c) => c.name === 'trace_parent')) await db.schema.alterTable('webhook_events').addColumn('trace_parent', 'text').execute();
   },
-};
+});
 
 /** Ordered by name; never edit a migration that has shipped, add a new one. */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -562,7 +565,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
     '0013_api_keys_account': apiKeysAccount,
     '0014_revoked_keys_index': revokedKeysIndex,
     '0015_market_links': marketLinks(engine),
-    '0016_webhook_trace_parent': webhookTraceParent,
+    '0016_webhook_trace_parent': webhookTraceParent(engine),
   };
 }
 
