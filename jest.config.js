@@ -1,5 +1,6 @@
 /** Jest in native ESM mode (trading-signals ships ESM only); ts-jest transpiles without type checks
  * because `npm test` runs `tsc --noEmit` once before Jest. */
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -65,9 +66,16 @@ const distributed = {
   setupFiles: ['<rootDir>/test/support/distributed-stack.ts'],
 };
 
+/**
+ * Workers: half as many again as the cores (3 on 2). A worker spends much of a file waiting on a
+ * service, a child process, a lease or a fault's timer, when a core is free for another file.
+ * MGW_TEST_WORKERS sets another number.
+ */
+const workers = Number(process.env.MGW_TEST_WORKERS) || Math.max(2, Math.round(os.availableParallelism() * 1.5));
+
 export default {
   projects: scope === 'all' ? [local, distributed] : [local],
   testTimeout: 30000,
-  maxWorkers: 2,
+  maxWorkers: workers,
   testSequencer: '<rootDir>/test/support/cost-sequencer.mjs',
 };
