@@ -7,7 +7,7 @@
 import type { ExecutionArgs, ExecutionResult, GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { Principal } from '../auth/authenticator.js';
 import { admissionAttributes, type Edge, type Outcome } from '../edge/edge.js';
-import { operationSpanName } from '../telemetry/operation-span.js';
+import { boundedOperationName, operationSpanName } from '../telemetry/operation-span.js';
 import { type SpanHandle, tracing } from '../telemetry/tracing.js';
 import { ApiError } from '../domain/refusal.js';
 import { tooDeepJson, valueWithinDepth } from '../edge/json-depth.js';
@@ -135,8 +135,9 @@ export function createSubscriptionGate(options: GateOptions) {
   function traceStart(span: SpanHandle, outcome: Outcome<PreparedOperation, unknown>): void {
     const operation = outcome.target;
     if (operation) {
-      span.rename(operationSpanName('subscription', operation.name));
-      span.set({ 'graphql.operation.name': operation.name, 'graphql.document.id': operation.id });
+      const name = boundedOperationName(operation.name);
+      span.rename(operationSpanName('subscription', name));
+      span.set({ 'graphql.operation.name': name, 'graphql.document.id': operation.id });
     }
     span.set(admissionAttributes(outcome, edge.variant));
   }

@@ -52,7 +52,7 @@ const completionSchema = z.object({
 /** One attempt, in a client span carrying its `traceparent` when traced. */
 function attempt(options: ChatCompletionsOptions, body: string, budgetMs: number): Promise<string> {
   const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
-  return sendTraced('POST', url, (traceHeaders, span) =>
+  return sendTraced('POST', url, 'public', (traceHeaders, span) =>
     span
       ? attemptOnce(url, options, body, budgetMs, traceHeaders, span).catch((error: unknown) => failedSpan(span, error))
       : attemptOnce(url, options, body, budgetMs, traceHeaders),

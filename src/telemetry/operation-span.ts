@@ -8,6 +8,13 @@ export interface TracedOperation {
   documentId: string;
 }
 
+/**
+ * An operation's name as telemetry keeps it: the client chose it, and a GraphQL name has no length
+ * limit of its own (a body's 100 KB), so past 64 characters it is cut, in span names, attributes
+ * and metric labels alike.
+ */
+export const boundedOperationName = (name: string): string => (name.length <= 64 ? name : name.slice(0, 64));
+
 /** `<type> <name>`, as the semantic conventions name it; an unnamed operation's name says its type already. */
 export const operationSpanName = (type: TracedOperation['type'], name: string): string => (name.startsWith(`${type} `) ? name : `${type} ${name}`);
 
@@ -17,8 +24,9 @@ export const operationSpanName = (type: TracedOperation['type'], name: string): 
  */
 export function inOperationSpan<T>(traced: Tracing | undefined, operation: TracedOperation, work: () => Promise<T>, ran: (value: T) => boolean): Promise<T> {
   if (!traced) return work();
-  const attributes = { 'graphql.operation.name': operation.name, 'graphql.operation.type': operation.type, 'graphql.document.id': operation.documentId };
-  return traced.inSpan(operationSpanName(operation.type, operation.name), attributes, async (span) => {
+  const name = boundedOperationName(operation.name);
+  const attributes = { 'graphql.operation.name': name, 'graphql.operation.type': operation.type, 'graphql.document.id': operation.documentId };
+  return traced.inSpan(operationSpanName(operation.type, name), attributes, async (span) => {
     const value = await work();
     span.set({ 'mgw.graphql.answer': ran(value) ? 'executed' : 'cached' });
     return value;

@@ -76,6 +76,8 @@ export async function createTracing(env: OtelEnv, warn: (message: string) => voi
   const provider = new TracerProvider({
     resource: resourceOf(env),
     sampler: samplerOf(env, warn),
+    // A value longer than this is cut (the SDK's default is no limit: a client's text could fill the queue's memory).
+    spanLimits: { attributeValueLengthLimit: Number(env.OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT || env.OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT) || 1_024 },
     // The queue is bounded (2 048 spans by default, OTEL_BSP_MAX_QUEUE_SIZE): past it, spans are dropped.
     spanProcessors: [
       new BatchSpanProcessor({

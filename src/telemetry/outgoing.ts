@@ -7,16 +7,18 @@ import type { Attributes, SpanHandle } from './types.js';
 
 /**
  * The semantic conventions' client attributes of a request. `url.full` has neither a query nor
- * user info: either may hold a key or a token, and the path says where the request went.
+ * user info: either may hold a key or a token. Its path is kept only where it is ours to know
+ * (`path: 'public'`, an upstream's documented route); a customer's receiver may carry its token in
+ * the path (Slack's, Discord's), so a webhook's `url.full` is its origin.
  */
-export function clientAttributes(method: string, address: string): Attributes {
+export function clientAttributes(method: string, address: string, path: 'public' | 'secret'): Attributes {
   const url = new URL(address);
   const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
   return {
     'http.request.method': method,
     'server.address': url.hostname,
     'server.port': port,
-    'url.full': `${url.protocol}//${url.host}${url.pathname}`,
+    'url.full': `${url.protocol}//${url.host}${path === 'public' ? url.pathname : ''}`,
   };
 }
 
@@ -40,7 +42,12 @@ const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
  * Sends a request in a client span named by its method when tracing is on: `work` gets the
  * headers to add (its `traceparent`) and the span. Off, `work` runs with no headers and no span.
  */
-export function sendTraced<T>(method: string, url: string, work: (headers: Readonly<Record<string, string>>, span?: SpanHandle) => Promise<T>): Promise<T> {
+export function sendTraced<T>(
+  method: string,
+  url: string,
+  path: 'public' | 'secret',
+  work: (headers: Readonly<Record<string, string>>, span?: SpanHandle) => Promise<T>,
+): Promise<T> {
   const on = tracing();
-  return on ? on.client(method, clientAttributes(method, url), (span, headers) => work(headers, span)) : work(NO_HEADERS);
+  return on ? on.client(method, clientAttributes(method, url, path), (span, headers) => work(headers, span)) : work(NO_HEADERS);
 }

@@ -50,7 +50,7 @@ export function createUpstreamHttp(options: UpstreamHttpOptions): UpstreamHttp {
 
   /** One request, in a client span carrying its `traceparent` when traced. */
   function fetchBytes(path: string): Promise<Uint8Array> {
-    return sendTraced('GET', url(path), (traceHeaders, span) =>
+    return sendTraced('GET', url(path), 'public', (traceHeaders, span) =>
       span ? fetchOnce(path, traceHeaders, span).catch((error: unknown) => failedSpan(span, error)) : fetchOnce(path, traceHeaders),
     );
   }

@@ -24,13 +24,13 @@ export interface AttemptOptions {
   /** Spreads retries (jitter); injectable for tests. */
   random?: () => number;
   logger: Logger;
-  /** Each attempt's result, how long it took and where it went (the endpoint's URL). */
-  onAttempt?: (result: AttemptResult, seconds: number, url: string) => void;
+  /** Each attempt's result and how long it took (never where it went: a customer's receiver is theirs). */
+  onAttempt?: (result: AttemptResult, seconds: number) => void;
   onOutcome?: (outcome: 'delivered' | 'retried' | 'failed') => void;
 }
 
-/** A connection's failure as a short type: its system code, a timeout, or the destination's refusal. */
-function failureType(error: string): string {
+/** A connection's failure as a short type (a span's and a metric's `error.type`): its system code, a timeout, or the destination's refusal. */
+export function failureType(error: string): string {
   if (error.startsWith('no answer')) return 'timeout';
   if (error.startsWith('destination refused')) return 'destination_refused';
   return /^[A-Z][A-Z0-9_]+\b/.exec(error)?.[0] ?? '_OTHER';
@@ -64,7 +64,7 @@ export function createAttemptRunner(options: AttemptOptions) {
     });
     const sent = performance.now();
     // The traceparent is beside the signature's headers, not in what they sign.
-    const result = await sendTraced('POST', endpoint.url, async (traceHeaders, span) => {
+    const result = await sendTraced('POST', endpoint.url, 'secret', async (traceHeaders, span) => {
       const answer = await sendAttempt(
         { url: endpoint.url, body: delivery.body, headers: { ...headers, ...traceHeaders } },
         { agents: options.agents, timeoutMs: options.timeoutMs, userAgent: options.userAgent, signal },
@@ -74,7 +74,7 @@ export function createAttemptRunner(options: AttemptOptions) {
     });
     // Stopped mid-attempt (shutdown, lease lost): not an attempt; whoever runs next sends it.
     if (signal.aborted) return;
-    options.onAttempt?.(result, (performance.now() - sent) / 1000, endpoint.url);
+    options.onAttempt?.(result, (performance.now() - sent) / 1000);
     const finished = options.now();
     const decision = decide(result, number, finished, random());
     await record(endpoint, delivery, number, finished, result, decision);

@@ -74,4 +74,15 @@ it('serves the semantic conventions’ metrics in their Prometheus rendering: re
   const operations = await sample(operation);
   await t.a.post('/graphql').set(bearer(key)).send({ query: 'query Few { assetMarkets(limit: 1) { total } }' }).expect(200);
   expect(await sample(operation)).toBe(operations + 1);
+
+  // A client's name is cut at 64 characters: no label, however long the name it sends.
+  const long = `Q${'x'.repeat(20_000)}`;
+  await t.a
+    .post('/graphql')
+    .set(bearer(key))
+    .send({ query: `query ${long} { assetMarkets(limit: 1) { total } }` })
+    .expect(200);
+  const scraped = (await t.a.get('/metrics')).text;
+  expect(scraped).toContain(`graphql_operation_name="${long.slice(0, 64)}"`);
+  expect(scraped).not.toContain(long.slice(0, 65));
 });

@@ -7,6 +7,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
 import type { MetricSource } from '../../telemetry/metric-points.js';
+import { boundedOperationName } from '../../telemetry/operation-span.js';
 import { createActiveRequests } from './active-requests.js';
 import { createHistogramSeries, DURATION_BOUNDS } from './histogram-series.js';
 import { methodOf } from './http-method.js';
@@ -18,12 +19,14 @@ export interface ServerMetrics {
   answered(res: ServerResponse, route: string, seconds: number, variant: string): void;
 }
 
-/** An HTTP request this service made as a client (a webhook delivery's attempt). */
+/**
+ * An HTTP request this service made as a client (a webhook delivery's attempt). Not where it went:
+ * /metrics is read without a key, and a customer's receiver (its host may be a token) is theirs.
+ */
 export interface ClientRequest {
-  url: string;
   /** The answer's status, when there was one. */
   status?: number;
-  /** Why there was no good answer: the status as text (4xx, 5xx), or `timeout`, `refused`, `error`. */
+  /** Why there was no good answer: the status as text (4xx, 5xx), or how the connection failed (`timeout`, `destination_refused`, a system code). */
   errorType?: string;
 }
 
@@ -34,8 +37,6 @@ export interface SemconvMetrics {
   webhookRequest(request: ClientRequest, seconds: number): void;
   source: MetricSource;
 }
-
-const portOf = (url: URL) => Number(url.port || (url.protocol === 'https:' ? 443 : 80));
 
 export function createSemconvMetrics(registry: Registry): SemconvMetrics {
   const serverDuration = createHistogramSeries({
@@ -60,7 +61,7 @@ export function createSemconvMetrics(registry: Registry): SemconvMetrics {
     unit: 's',
     description: 'Duration of HTTP client requests: webhook delivery attempts',
     bounds: DURATION_BOUNDS,
-    attributes: ['http.request.method', 'server.address', 'server.port', 'http.response.status_code', 'error.type', 'mgw.client'],
+    attributes: ['http.request.method', 'http.response.status_code', 'error.type', 'mgw.client'],
   });
   const reads = [serverDuration.points, active.points, operations.points, clientDuration.points];
   for (const read of reads) registerRendering(registry, read);
@@ -73,11 +74,8 @@ export function createSemconvMetrics(registry: Registry): SemconvMetrics {
         serverDuration.record([methodOf(res.req.method), route, res.statusCode, 'http', variant], seconds);
       },
     },
-    graphqlOperation: (name, type, seconds) => operations.record([name, type], seconds),
-    webhookRequest({ url, status, errorType }, seconds) {
-      const target = new URL(url);
-      clientDuration.record(['POST', target.hostname, portOf(target), status, errorType, 'webhook'], seconds);
-    },
+    graphqlOperation: (name, type, seconds) => operations.record([name === undefined ? name : boundedOperationName(name), type], seconds),
+    webhookRequest: ({ status, errorType }, seconds) => clientDuration.record(['POST', status, errorType, 'webhook'], seconds),
     source: () => reads.map((read) => read()),
   };
 }
