@@ -67,11 +67,12 @@ const distributed = {
 };
 
 /**
- * Workers: half as many again as the cores (3 on 2). A worker spends much of a file waiting on a
- * service, a child process, a lease or a fault's timer, when a core is free for another file.
+ * Workers: half as many again as the cores (3 on 2), 8 at most. A worker spends much of a file
+ * waiting on a service, a child process, a lease or a fault's timer, when a core is free for another
+ * file; past 8, the shared PostgreSQL's connections and the machine's memory run short first.
  * MGW_TEST_WORKERS sets another number.
  */
-const workers = Number(process.env.MGW_TEST_WORKERS) || Math.max(2, Math.round(os.availableParallelism() * 1.5));
+const workers = Number(process.env.MGW_TEST_WORKERS) || Math.min(8, Math.max(2, Math.round(os.availableParallelism() * 1.5)));
 
 export default {
   projects: scope === 'all' ? [local, distributed] : [local],

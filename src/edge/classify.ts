@@ -10,15 +10,11 @@ import type { DegradedAnswers } from './degraded.js';
 import { ApiError, ERROR_TYPES, type ErrorStatus } from '../domain/refusal.js';
 import { KEPT_CODES, statusOfCode } from './graphql-codes.js';
 
-/** raw-body's failures to read a request body (http-errors, named by their `type`). */
-const BODY_READ_TYPES = new Set([
-  'entity.too.large',
-  'request.aborted',
-  'request.size.invalid',
-  'encoding.unsupported',
-  'stream.encoding.set',
-  'stream.not.readable',
-]);
+/**
+ * raw-body's failures to read a request body that are the client's (http-errors, named by their
+ * `type`). Its other two, a stream read twice or with an encoding set, are our bugs: a 500, logged.
+ */
+const BODY_READ_TYPES = new Set(['entity.too.large', 'request.aborted', 'request.size.invalid', 'encoding.unsupported']);
 /** GraphQL's shape says a body it could not read is the client's mistake (Apollo's code); the other transports ignore it. */
 const CLIENT_MISTAKE = { code: 'BAD_USER_INPUT' } as const;
 

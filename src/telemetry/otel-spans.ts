@@ -96,8 +96,9 @@ export function moreSpans({ tracer, contexts, propagator, clean, handleOf }: Par
       return within(span, parent, (handle) => work(handle));
     },
     background(name, attributes, work, cause) {
-      // What is running now (a request that asked for it) caused it too, unless it is the kept cause.
-      const current = trace.getSpanContext(contexts.active());
+      // What is running now (a request that asked for it) caused it too, unless it is the kept cause
+      // or was left out by the sampler (a link to nothing recorded).
+      const current = unsampled(contexts.active()) ? undefined : trace.getSpanContext(contexts.active());
       const kept = linkOf(cause);
       const same = current && kept.some(({ context }) => context.spanId === current.spanId && context.traceId === current.traceId);
       const links = [...kept, ...(current && !same ? [{ context: current }] : [])];

@@ -159,6 +159,17 @@ describe('a form whose action the page does not name', () => {
     expect(hooks.status).toBe(403);
     expect(hooks.text).toContain('webhooks need the enterprise market-data plan');
   });
+
+  it('is refused for its form token first (403): a wrong or missing token never reaches the action lookup', async () => {
+    const pro = await dashboardAccount('actions-token@example.com', 'pro');
+    for (const action of ['drop', 'constructor', 'create'])
+      for (const csrf of ['wrong', '']) {
+        const refused = await pro.agent.post('/account/alerts').type('form').send({ csrf, action, symbol: 'BTC/USD', kind: 'price_above', threshold: '1' });
+        expect(refused.status).toBe(403);
+        expect(refused.text).not.toContain('unknown action');
+      }
+    expect(await restAlerts(pro.key)).toEqual([]);
+  });
 });
 
 describe('Webhooks page', () => {

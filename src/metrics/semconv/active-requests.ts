@@ -2,14 +2,16 @@
  * `http.server.active_requests`: the requests begun and not yet answered. A request whose client
  * left before its answer was finished never reaches the finish hook (response-finished.ts), and a
  * listener per response is what that module avoids; so the answers in flight are kept in a set
- * and those whose connection is gone are let go when the figure is read (or when the set grows
- * large, for an instance that is never scraped).
+ * and those whose connection is gone are let go when the figure is read, and when the set has
+ * doubled since the last such pass (an instance that is never scraped): the dead held are at most
+ * about as many as the live, each pass paid for by the requests that doubled it.
  */
 import type { ServerResponse } from 'node:http';
 import type { MetricPoints } from '../../telemetry/metric-points.js';
 import { methodOf } from './http-method.js';
 
-const PRUNE_ABOVE = 10_000;
+/** Below this many answers in flight, none is let go early. */
+const PRUNE_FLOOR = 1_000;
 
 export interface ActiveRequests {
   begun(res: ServerResponse): void;
@@ -20,15 +22,17 @@ export interface ActiveRequests {
 export function createActiveRequests(startMs = Date.now()): ActiveRequests {
   const inFlight = new Set<ServerResponse>();
   const seen = new Map<string, number>();
+  let pruneAbove = PRUNE_FLOOR;
   const prune = () => {
     for (const res of inFlight) if (res.destroyed && !res.writableFinished) inFlight.delete(res);
+    pruneAbove = Math.max(PRUNE_FLOOR, 2 * inFlight.size);
   };
   return {
     begun(res) {
       inFlight.add(res);
       const method = methodOf(res.req.method);
       if (!seen.has(method)) seen.set(method, 0);
-      if (inFlight.size > PRUNE_ABOVE) prune();
+      if (inFlight.size > pruneAbove) prune();
     },
     ended: (res) => void inFlight.delete(res),
     points() {
