@@ -35,7 +35,7 @@ module.exports = {
       name: 'otel-sdk-only-through-telemetry',
       severity: 'error',
       comment: 'The OpenTelemetry SDK is loaded by src/telemetry/otel*.ts alone, by a dynamic import when an OTLP endpoint is set.',
-      from: { path: '^src/', pathNot: '^src/telemetry/otel(-metrics|-span-counts)?\\.ts$' },
+      from: { path: '^src/', pathNot: '^src/telemetry/otel(-metrics|-span-counts|-resource)?\\.ts$' },
       to: { path: 'node_modules/@opentelemetry/(sdk-|exporter-|context-async-hooks|resources|core)', dependencyTypesNot: ['type-only'] },
     },
     {

@@ -17,7 +17,7 @@ import {
   type PushMetricExporter,
 } from '@opentelemetry/sdk-metrics';
 import type { MetricPoints, MetricSource } from './metric-points.js';
-import { resourceOf } from './otel.js';
+import { resourceOf } from './otel-resource.js';
 import { atMost, protocolOf, signalUrlOf } from './otlp-settings.js';
 import type { OtelEnv } from './types.js';
 
@@ -56,10 +56,11 @@ function metricDataOf(metric: MetricPoints, nowMs: number): MetricData {
 const positive = (value: string | undefined, otherwise: number) => (Number(value) > 0 ? Number(value) : otherwise);
 
 export async function createMetricsExport(env: OtelEnv, source: MetricSource, warn: (message: string) => void) {
+  const resource = resourceOf(env);
   const producer: MetricProducer = {
     collect: async () => ({
       resourceMetrics: {
-        resource: resourceOf(env),
+        resource,
         scopeMetrics: [{ scope: { name: 'market-gateway' }, metrics: source().map((m) => metricDataOf(m, Date.now())) }],
       },
       errors: [],
@@ -72,7 +73,7 @@ export async function createMetricsExport(env: OtelEnv, source: MetricSource, wa
     exportTimeoutMillis: Math.min(positive(env.OTEL_METRIC_EXPORT_TIMEOUT, 30_000), exportIntervalMillis),
     metricProducers: [producer],
   });
-  const provider = new MeterProvider({ resource: resourceOf(env), readers: [reader] });
+  const provider = new MeterProvider({ resource, readers: [reader] });
   return {
     /** Sends the last points and stops, within `timeoutMs` (a hung collector costs at most that). */
     shutdown: (timeoutMs: number): Promise<void> => atMost(timeoutMs, provider.shutdown()),

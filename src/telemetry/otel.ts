@@ -9,8 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Context, defaultTextMapGetter, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { parseKeyPairsIntoRecord, W3CTraceContextPropagator } from '@opentelemetry/core';
-import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import {
   AlwaysOffSampler,
   AlwaysOnSampler,
@@ -21,6 +20,7 @@ import {
   TraceIdRatioBasedSampler,
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
+import { resourceOf } from './otel-resource.js';
 import { countSpans } from './otel-span-counts.js';
 import { moreSpans, NO_SPAN, spanRunner, unsampled } from './otel-spans.js';
 import { atMost, protocolOf, signalUrlOf } from './otlp-settings.js';
@@ -55,13 +55,6 @@ async function exporterOf(env: OtelEnv, warn: (message: string) => void): Promis
   const url = tracesUrlOf(env);
   if (protocolOf(env, 'TRACES', warn) === 'http/json') return new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter({ url });
   return new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter({ url });
-}
-
-/** OTEL_SERVICE_NAME over OTEL_RESOURCE_ATTRIBUTES' service.name over market-gateway. */
-export function resourceOf(env: OtelEnv) {
-  const attributes: Record<string, string> = { 'service.name': 'market-gateway', ...parseKeyPairsIntoRecord(env.OTEL_RESOURCE_ATTRIBUTES) };
-  if (env.OTEL_SERVICE_NAME) attributes['service.name'] = env.OTEL_SERVICE_NAME;
-  return defaultResource().merge(resourceFromAttributes(attributes));
 }
 
 const handleOf = (span: Span): SpanHandle => ({
