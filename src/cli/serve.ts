@@ -30,11 +30,15 @@ export function registerServe(program: Command): void {
           import('../config/config.js'),
           import('../http/listeners.js'),
         ]);
-        const service = await startService(config, { role }).catch((error: unknown) => {
+        const starting = startService(config, { role }).catch((error: unknown) => {
           // The operator's to fix (a port, a URL, a role on the wrong store): the message names the setting.
           throw error instanceof ConfigError || error instanceof ListenError ? new CliError(error.message) : error;
         });
-        await new Promise<never>(() => stopOnSignal(service));
+        // Listening before the start is over: a SIGTERM sent as soon as the listening line is out
+        // (a process manager's, a script's) stops the service once started, not node's default death.
+        stopOnSignal({ stop: async () => (await starting).stop() });
+        await starting;
+        await new Promise<never>(() => undefined);
       });
   }
 }
