@@ -4,8 +4,9 @@
  * both encodings; a REST GET and a /graphql operation arrive as cumulative histogram points with
  * their attributes, and the requests in flight as an up-down counter.
  */
-import { bearer, startTestService, type TestService } from '../support/service.js';
-import { type OtlpReceiver, type ReceivedPoint, startOtlpReceiver } from '../support/otlp-receiver.js';
+import { startExportingService } from '../support/exporting-service.js';
+import type { OtlpReceiver, ReceivedPoint } from '../support/otlp-receiver.js';
+import { bearer, type TestService } from '../support/service.js';
 
 const route = (p: ReceivedPoint) => p.metric === 'http.server.request.duration' && p.attributes['http.route'] === '/api/v1/markets';
 
@@ -17,16 +18,7 @@ describe.each([
   let t: TestService;
 
   beforeAll(async () => {
-    receiver = await startOtlpReceiver();
-    t = await startTestService({
-      env: {
-        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-        OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
-        OTEL_TRACES_EXPORTER: 'none',
-        OTEL_METRIC_EXPORT_INTERVAL: '100',
-        OTEL_SERVICE_NAME: 'gateway-under-test',
-      },
-    });
+    ({ receiver, t } = await startExportingService(protocol, { OTEL_TRACES_EXPORTER: 'none', OTEL_METRIC_EXPORT_INTERVAL: '100' }));
   });
   afterAll(async () => {
     await t?.close();

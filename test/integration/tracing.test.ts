@@ -6,8 +6,9 @@
  * request carries its trace id; no key anywhere. (A store query under it is not shown yet: this
  * GET reads memory only, its key included.)
  */
-import { bearer, startTestService, type TestService } from '../support/service.js';
-import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '../support/otlp-receiver.js';
+import { startExportingService } from '../support/exporting-service.js';
+import type { OtlpReceiver, ReceivedSpan } from '../support/otlp-receiver.js';
+import { bearer, type TestService } from '../support/service.js';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN = '00f067aa0ba902b7';
@@ -33,18 +34,11 @@ describe.each([
   const lines: string[] = [];
 
   beforeAll(async () => {
-    receiver = await startOtlpReceiver();
-    t = await startTestService({
-      env: {
-        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-        OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
-        OTEL_SERVICE_NAME: 'gateway-under-test',
-        OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=test',
-        OTEL_BSP_SCHEDULE_DELAY: '50',
-        LOG_LEVEL: 'info',
-      },
-      logSink: { write: (line) => void lines.push(line) },
-    });
+    ({ receiver, t } = await startExportingService(
+      protocol,
+      { OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=test', OTEL_BSP_SCHEDULE_DELAY: '50', LOG_LEVEL: 'info' },
+      { logSink: { write: (line) => void lines.push(line) } },
+    ));
   });
   afterAll(async () => {
     await t?.close();
