@@ -34,6 +34,13 @@ export async function loadCliConfig(): Promise<Config> {
  * `work`, always closes it. Only `start` creates DATA_DIR: a command pointed at a directory that
  * does not exist would otherwise make an empty database that no server reads.
  */
+/**
+ * An operator's command on PostgreSQL waits for a busy server (a stack starting, a load) rather
+ * than give up at the requests' bounds (a second to connect, 800 ms a statement); a database that
+ * refuses connections still fails at once.
+ */
+const OPERATOR_BOUNDS = { connectTimeoutMs: 10_000, queryTimeoutMs: 30_000 };
+
 export async function withStore<T>(work: (store: Store) => Promise<T>): Promise<T> {
   const config = await loadCliConfig();
   const [{ createStore }, { openConfiguredStore, storeLocation }, { ConfigError }, { diskFullReason }] = await Promise.all([
@@ -55,7 +62,7 @@ export async function withStore<T>(work: (store: Store) => Promise<T>): Promise<
     const disk = config.databaseUrl ? `the disk of the database server (${storeLocation(config)})` : `the disk holding the data directory ${config.dataDir}`;
     return new CliError(`${disk} is full (${reason}); free space and retry`);
   };
-  const connection = await openConfiguredStore(config).catch((error: unknown) => {
+  const connection = await openConfiguredStore(config, OPERATOR_BOUNDS).catch((error: unknown) => {
     throw diskFull(error) ?? (error instanceof ConfigError ? new CliError(error.message) : error);
   });
   try {

@@ -34,6 +34,12 @@ export interface OpenStoreOptions {
    * is a fast 503); background jobs get a second pool with a longer bound for their batch writes.
    */
   queryTimeoutMs?: number;
+  /**
+   * PostgreSQL: how long opening a connection may take (default: a second, or the statement's bound
+   * when shorter, so that a request or a start on an unreachable database fails fast). An operator's
+   * command waits longer: a busy server's answer is worth more to it than a second saved.
+   */
+  connectTimeoutMs?: number;
   /** PostgreSQL pool size (default PG_POOL_MAX, 10). */
   poolMax?: number;
   /** False for a second connection to a database already migrated by this process. */
@@ -63,6 +69,7 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreConnect
     ? await openPostgres(options.databaseUrl, options.queryTimeoutMs ?? REQUEST_STATEMENT_MS, options.poolMax ?? Number(process.env.PG_POOL_MAX ?? 10), {
         // The requests' pool; one with a bound of its own serves background work.
         followsRequestDeadline: options.queryTimeoutMs === undefined,
+        connectTimeoutMs: options.connectTimeoutMs,
       })
     : openSqlite(options.dataDir);
   if (options.migrate === false) return connection;
@@ -70,7 +77,7 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreConnect
     if (!options.databaseUrl) await migrateToLatest(connection.db as Kysely<unknown>, connection.engine);
     else {
       // On a connection of its own, with the migrations' bound instead of the requests'.
-      const migrating = await openPostgres(options.databaseUrl, MIGRATION_STATEMENT_MS, 1, { followsRequestDeadline: false });
+      const migrating = await openPostgres(options.databaseUrl, MIGRATION_STATEMENT_MS, 1, { followsRequestDeadline: false, connectTimeoutMs: options.connectTimeoutMs });
       try {
         await migrateToLatest(migrating.db as Kysely<unknown>, 'postgres');
       } finally {
@@ -204,7 +211,7 @@ async function openPostgres(
   connectionString: string,
   queryTimeoutMs: number,
   max: number,
-  deadline: { followsRequestDeadline: boolean },
+  deadline: { followsRequestDeadline: boolean; connectTimeoutMs?: number | undefined },
 ): Promise<StoreConnection> {
   const { default: pg } = await import('pg');
   const pool = new pg.Pool({
@@ -212,7 +219,7 @@ async function openPostgres(
     max,
     // Bounded waits: a dead or hung PostgreSQL fails a request within about a second (answered 503),
     // never leaves it hanging.
-    connectionTimeoutMillis: Math.min(1_000, queryTimeoutMs),
+    connectionTimeoutMillis: deadline.connectTimeoutMs ?? Math.min(1_000, queryTimeoutMs),
     query_timeout: queryTimeoutMs,
     idleTimeoutMillis: 30_000,
     // Epoch-millisecond columns are bigint; they fit a JS number, so read them as one.
