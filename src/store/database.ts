@@ -77,7 +77,10 @@ export async function openStore(options: OpenStoreOptions): Promise<StoreConnect
     if (!options.databaseUrl) await migrateToLatest(connection.db as Kysely<unknown>, connection.engine);
     else {
       // On a connection of its own, with the migrations' bound instead of the requests'.
-      const migrating = await openPostgres(options.databaseUrl, MIGRATION_STATEMENT_MS, 1, { followsRequestDeadline: false, connectTimeoutMs: options.connectTimeoutMs });
+      const migrating = await openPostgres(options.databaseUrl, MIGRATION_STATEMENT_MS, 1, {
+        followsRequestDeadline: false,
+        connectTimeoutMs: options.connectTimeoutMs,
+      });
       try {
         await migrateToLatest(migrating.db as Kysely<unknown>, 'postgres');
       } finally {
