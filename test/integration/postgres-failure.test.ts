@@ -7,6 +7,7 @@
 import { createPgSchema, PG_ADMIN_URL, postgresAvailable } from '../support/engines.js';
 import { expectErrorEnvelope } from '../support/envelopes.js';
 import { within } from '../support/wait.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 import { redisAvailable, SHARED_REDIS_URL } from '../support/redis.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
@@ -112,4 +113,18 @@ maybe('an outage delays the usage records and loses none of what was counted', a
   }
   // The first reads after the restore open fresh connections under the same bound: one may time out.
   await within(10_000, async () => (await recorded().catch(() => undefined)) === 7);
+});
+
+maybe("slow to connect: an operator's command waits for the server where a request would have given up", async () => {
+  const url = new URL(schema.url);
+  url.port = String(proxy.port);
+  proxy.slow(1_500); // past a request's second to connect, within the operator's 10 s
+  try {
+    const made = await runCliInProcess(['keys', 'create', '--plan', 'pro', '--name', 'slow server'], { DATABASE_URL: url.toString(), DATA_DIR: t.dataDir });
+    expect(made.stderr).toBe('');
+    expect(made.code).toBe(0);
+    expect(made.stdout).toMatch(/mgw_/);
+  } finally {
+    proxy.restore();
+  }
 });
