@@ -21,12 +21,15 @@ const CLAIM = `insert into jobs_lease (name, holder, renewed_at, backend_pid) va
   on conflict (name) do update set holder = excluded.holder, renewed_at = excluded.renewed_at, backend_pid = excluded.backend_pid`;
 const RENEW = `update jobs_lease set renewed_at = ${DB_NOW_MS} where name = 'jobs' and holder = $1`;
 /**
- * Terminates the lock session of a holder that has not renewed for $1 ms; true when it did. Only a
- * session that still holds an advisory lock: a dead holder's process id may belong to another session by now.
+ * Who holds the lease and how long since it renewed; its lock session is terminated when that is
+ * over $1 ms. Only a session that still holds an advisory lock: a dead holder's process id may
+ * belong to another session by now.
  */
-const TAKE_OVER_STALE = `select pg_terminate_backend(backend_pid) as terminated from jobs_lease
-  where name = 'jobs' and ${DB_NOW_MS} - renewed_at > $1 and backend_pid <> pg_backend_pid()
-    and exists (select 1 from pg_locks where locktype = 'advisory' and granted and pid = jobs_lease.backend_pid)`;
+const LOOK_AT_HOLDER = `select holder, ${DB_NOW_MS} - renewed_at as silent_ms,
+    case when ${DB_NOW_MS} - renewed_at > $1 and backend_pid <> pg_backend_pid()
+      and exists (select 1 from pg_locks where locktype = 'advisory' and granted and pid = jobs_lease.backend_pid)
+    then pg_terminate_backend(backend_pid) else false end as terminated
+  from jobs_lease where name = 'jobs'`;
 
 interface LeaderLeaseOptions {
   databaseUrl: string;
@@ -63,16 +66,19 @@ async function connect(databaseUrl: string, logger: Logger): Promise<pg.Client> 
   return c;
 }
 
-/** One try for the lock; false when another holds it, whose lock session is ended if it stopped renewing. */
-async function tryLock(client: pg.Client, staleMs: number, logger: Logger): Promise<boolean> {
+interface HolderSeen {
+  holder: string | null;
+  silentMs: number | null;
+  terminated: boolean;
+}
+
+/** One try for the lock: true when taken; otherwise who holds it (whose lock session is ended if it stopped renewing). */
+async function tryLock(client: pg.Client, staleMs: number): Promise<true | HolderSeen> {
   const { rows } = await client.query<{ locked: boolean }>(TRY_LOCK);
-  if (!rows[0]?.locked) {
-    // Held by someone else: if it stopped renewing, end its lock session; the next attempt takes the lock.
-    const { rows: taken } = await client.query<{ terminated: boolean }>(TAKE_OVER_STALE, [staleMs]);
-    if (taken[0]?.terminated) logger.warn({ staleMs }, 'the jobs lease holder stopped renewing; its lock session was ended');
-    return false;
-  }
-  return true;
+  if (rows[0]?.locked) return true;
+  const { rows: seen } = await client.query<{ holder: string; silent_ms: string; terminated: boolean }>(LOOK_AT_HOLDER, [staleMs]);
+  const row = seen[0];
+  return { holder: row?.holder ?? null, silentMs: row ? Number(row.silent_ms) : null, terminated: row?.terminated ?? false };
 }
 
 export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
@@ -85,6 +91,13 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
   let timer: NodeJS.Timeout | undefined;
   // Transitions run one at a time, so a demotion never overlaps an election.
   let transition: Promise<void> = Promise.resolve();
+  // What a standby last said about its waiting, so each new situation is logged once, not every retry.
+  let lastSaid = '';
+  function sayOnce(what: string, say: () => void): void {
+    if (what === lastSaid) return;
+    lastSaid = what;
+    say();
+  }
 
   async function demote(reason: string): Promise<void> {
     const held = client;
@@ -112,15 +125,34 @@ export function createLeaderLease(options: LeaderLeaseOptions): LeaderLease {
     }
     try {
       client ??= await connect(options.databaseUrl, logger);
-      if (!(await tryLock(client, staleMs, logger))) return;
+      const taken = await tryLock(client, staleMs);
+      if (taken !== true) return standBy(taken);
       if (stopped) return;
       await client.query(CLAIM, [options.holder]);
       leader = true;
+      lastSaid = '';
       logger.info('holding the jobs lease; starting background jobs');
       await options.onElected();
     } catch (error) {
-      await demote(`lease attempt failed: ${(error as Error).message}`);
+      const reason = (error as Error).message;
+      // Not holding it, demote says nothing: a standby that cannot even try must say why.
+      if (!leader) sayOnce(`failed ${reason}`, () => logger.warn({ reason }, 'cannot try for the jobs lease; retrying'));
+      await demote(`lease attempt failed: ${reason}`);
     }
+  }
+
+  /** Another session holds the lock: said once per holder, and loudly when it is silent yet could not be taken over. */
+  function standBy({ holder, silentMs, terminated }: HolderSeen): void {
+    if (terminated) {
+      logger.warn({ holder, silentMs, staleMs }, 'the jobs lease holder stopped renewing; its lock session was ended');
+      lastSaid = '';
+      return;
+    }
+    if (silentMs !== null && silentMs > staleMs) {
+      sayOnce(`stuck ${holder}`, () => logger.warn({ holder, silentMs }, 'the jobs lock is held by a session that is not the lease holder; waiting'));
+      return;
+    }
+    sayOnce(`held ${holder}`, () => logger.info({ holder }, 'another instance holds the jobs lease; standing by'));
   }
 
   function loop(): Promise<void> {
