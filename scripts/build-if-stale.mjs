@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 /**
  * Builds dist/ only when a source is newer than the last build: `npm start` and `npm run cli`
- * then start in a second instead of waiting for tsc on every run. The build stamp is written
- * after a successful build, so an interrupted one is redone next time.
+ * then start at once instead of waiting on every run. The build stamp is written after a
+ * successful build, so an interrupted one is redone next time.
+ *
+ * The build transpiles each file of src/ with esbuild (under a second, where tsc took ten): the
+ * sources are written for per-file transpilation (`isolatedModules`, `verbatimModuleSyntax`), and
+ * the types are checked elsewhere, by `npm test`, `npm run test:all` and `npm run build`.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,13 +45,27 @@ if (!forced && built > 0 && changed <= built) {
 
 if (!forced) process.stderr.write(built === 0 ? 'building dist/ (first run)...\n' : 'sources changed since the last build: rebuilding dist/...\n');
 const startedAt = new Date();
-const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
-if (result.status !== 0) {
+const { build } = await import('esbuild');
+const sources = fs.readdirSync(path.join(root, 'src'), { recursive: true }).filter((file) => file.endsWith('.ts'));
+try {
+  await build({
+    absWorkingDir: root,
+    entryPoints: sources.map((file) => path.join('src', file)),
+    outbase: '.',
+    outdir: 'dist',
+    tsconfig: 'tsconfig.build.json',
+    format: 'esm',
+    platform: 'node',
+    target: 'node24',
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+} catch {
+  // esbuild has printed each error with its place.
   process.stderr.write('error: the build failed (see above); dist/ was not updated\n');
-  process.exit(result.status ?? 1);
+  process.exit(1);
 }
 markBinExecutable();
-// Stamped with the build's start: a file edited while tsc ran is rebuilt next time.
+// Stamped with the build's start: a file edited while it ran is rebuilt next time.
 fs.writeFileSync(stamp, `${startedAt.toISOString()}\n`);
 fs.utimesSync(stamp, startedAt, startedAt);
