@@ -19,7 +19,7 @@ import { createStore, openStore } from '../../src/store/index.js';
 import { type ChildService, spawnService } from '../support/child-service.js';
 import { CLI_MAIN, REPO_ROOT } from '../support/cli.js';
 import { cliKey, runCliInProcess } from '../support/cli-in-process.js';
-import { postgresAvailable, PROCESS_ENGINES } from '../support/engines.js';
+import { postgresAvailable, postgresSessions, PROCESS_ENGINES } from '../support/engines.js';
 import { createPriceAlert, graphqlCall } from '../support/graphql-call.js';
 import { launch } from '../support/launch.js';
 import { within } from '../support/wait.js';
@@ -159,8 +159,9 @@ async function killAndRestart(engine: (typeof PROCESS_ENGINES)[number]): Promise
     for (const key of cliKeys) if ((await markets(again.a, key))[0] === 200) admitted++;
     // On PostgreSQL the restarted instance first takes over the jobs lease the killed one held (5 s
     // stale, then its retry); under load that and the first poll have taken over 20 s.
-    await within(45_000, () => receiver.received.length >= 2).catch((error: Error) => {
-      throw new Error(`${error.message}: the delivery was not sent again; the restarted service said:\n${again.output().slice(-3_000)}`);
+    await within(45_000, () => receiver.received.length >= 2).catch(async (error: Error) => {
+      const sessions = engine.name === 'PostgreSQL' ? `\nPostgreSQL's sessions:\n${await postgresSessions()}` : '';
+      throw new Error(`${error.message}: the delivery was not sent again; the restarted service said:\n${again.output().slice(-3_000)}${sessions}`);
     });
     let deliveries: Outcome['webhook']['deliveries'] = [];
     await within(20_000, async () => {

@@ -37,6 +37,27 @@ export async function createPgSchema(): Promise<{ url: string; drop(): Promise<v
   };
 }
 
+/**
+ * What PostgreSQL's sessions are doing and which locks are held or awaited: for a failure message,
+ * when something waited on the database longer than it should have. Never throws.
+ */
+export async function postgresSessions(): Promise<string> {
+  const c = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 5_000 });
+  try {
+    await c.connect();
+    const sessions = await c.query(`select pid, application_name, state, wait_event_type, wait_event,
+        round(extract(epoch from now() - xact_start)) as xact_s, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) as query
+      from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() order by pid`);
+    const locks = await c.query(`select pid, locktype, relation::regclass as relation, mode, granted, objid
+      from pg_locks where locktype = 'advisory' or not granted order by pid`);
+    return [...sessions.rows, '-- locks', ...locks.rows].map((row) => JSON.stringify(row)).join('\n');
+  } catch (error) {
+    return `(PostgreSQL's sessions could not be read: ${(error as Error).message})`;
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
 export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'mgw-test-'));
 }
