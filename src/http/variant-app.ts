@@ -23,8 +23,7 @@ import { sendJson } from '../rest/envelope.js';
 import { type Attributes, tracing } from '../telemetry/tracing.js';
 import { OPERATIONS_PATH } from '../rest/operation-documents.js';
 import { serveExplorer } from './explorer.js';
-import { whenFinished } from './response-finished.js';
-import { answerOnSocket, createPipeline, type GatewayApp, type GatewayRoute, HTTP_LIMITS, type Step, stamp } from './http-server.js';
+import { answerOnSocket, createPipeline, type GatewayApp, type GatewayRoute, HTTP_LIMITS, type Step, stamp, whenFinished } from './http-server.js';
 
 interface VariantAppOptions {
   /** Prometheus registry served at /metrics. */
@@ -141,7 +140,7 @@ export function createVariantApp(options: VariantAppOptions): GatewayApp {
   const stamped: Step = (req, res) => {
     stamp(req, isHtmlPage(req), (name, value) => res.setHeader(name, value));
     (res as Timed)[STARTED] = performance.now();
-    whenFinished(res, answered); // not res.on('finish'): see response-finished.ts
+    whenFinished(res, answered); // not res.on('finish'): see http-server.ts
     options.serverMetrics?.begun(res);
     const traced = tracing();
     if (!traced) return false;

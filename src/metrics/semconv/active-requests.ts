@@ -1,6 +1,6 @@
 /**
  * `http.server.active_requests`: the requests begun and not yet answered. A request whose client
- * left before its answer was finished never reaches the finish hook (response-finished.ts), and a
+ * left before its answer was finished never reaches the finish hook (`whenFinished`, http-server.ts), and a
  * listener per response is what that module avoids; so the answers in flight are kept in a set
  * and those whose connection is gone are let go when the figure is read, and when the set has
  * doubled since the last such pass (an instance that is never scraped): the dead held are at most
