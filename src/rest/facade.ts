@@ -62,7 +62,7 @@ export function createFacadeHandler(options: FacadeOptions) {
       .catch((error: unknown) => sendError(res, variant, classify('rest', error)));
   }
 
-  /** Traced, an admitted route's answer is a span of its own, under which its operation's runs. */
+  /** Traced, an admitted route's answer is a span of its own, with its operation's span under it. */
   function answerInSpan(outcome: Outcome<PreparedRoute, RestParams>, input: RestInput): void | Promise<void> {
     const traced = tracing();
     if (!traced || !outcome.admitted) return answer(outcome, input);
