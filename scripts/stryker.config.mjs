@@ -19,7 +19,6 @@ const TESTS = [
   'admission-attributes',
   'plans',
   'plan-requirements',
-  'quota-windows',
   'quota-service',
   'counters',
   'minute-counter',

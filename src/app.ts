@@ -11,6 +11,7 @@ import { buildFronts } from './composition/fronts.js';
 import { buildJobs } from './composition/jobs.js';
 import { loadReadModels } from './composition/read-models.js';
 import { buildServices } from './composition/services.js';
+import { API_PATHS } from './composition/variants.js';
 import { LiveEvents } from './readmodel/live-events.js';
 import { openStores } from './composition/stores.js';
 import { ConfigError, type Config } from './config/config.js';
@@ -51,7 +52,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const { store } = stores;
   const { markets, predictions, briefs } = await loadReadModels(stores, now);
 
-  const metrics = createMetrics();
+  const metrics = createMetrics(API_PATHS);
   const metricsExport = await startMetricsExport(config.otel, metrics.semconv.source, (message) => logger.warn(message));
   const degraded = createDegradedAnswers(logger, metrics.degradedAnswers);
   const classify = createClassifier(degraded, logger);

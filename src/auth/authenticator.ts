@@ -8,11 +8,14 @@
 import { LRUCache } from 'lru-cache';
 import type { AccountRepository } from '../store/accounts.js';
 import { isWellFormedApiKey, keyDigest } from './api-key.js';
-import { type CacheEntry, expiredAt, isKeyRefusal, type KeyRefusal, MALFORMED, type Miss, type Principal } from './key-answers.js';
+import { type CacheEntry, expiredAt, type KeyRefusal, MALFORMED, type Miss, type Principal } from './key-answers.js';
 import { createKeyChangePoll } from './key-changes.js';
 import { createKeyLookup, entryIfSlow } from './key-lookup.js';
 
-export { isKeyRefusal, type KeyRefusal, type Principal } from './key-answers.js';
+export type { KeyRefusal, Principal } from './key-answers.js';
+
+/** Whether `check` refused the key (and why), or answered with its principal. */
+export const isKeyRefusal = (answer: Principal | KeyRefusal): answer is KeyRefusal => 'refused' in answer;
 
 interface AuthenticatorOptions {
   accounts: AccountRepository;

@@ -18,8 +18,6 @@ export interface KeyRefusal {
   expiresAt?: number;
 }
 
-export const isKeyRefusal = (answer: Principal | KeyRefusal): answer is KeyRefusal => 'refused' in answer;
-
 export const MALFORMED: KeyRefusal = Object.freeze({ refused: 'malformed' });
 export const UNKNOWN: KeyRefusal = Object.freeze({ refused: 'unknown' });
 export const REVOKED: KeyRefusal = Object.freeze({ refused: 'revoked' });

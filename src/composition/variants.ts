@@ -7,7 +7,6 @@ import type { Classify } from '../edge/classify.js';
 import type { Edge } from '../edge/edge.js';
 import type { GraphQLServices } from '../graphql/services.js';
 import { createVariantApp } from '../http/variant-app.js';
-import { createHttpMetrics } from '../metrics/http-metrics.js';
 import type { createMetrics } from '../metrics/metrics.js';
 import { createFacadeHandler } from '../rest/facade.js';
 import { buildOpenApiDocument } from '../rest/openapi.js';
@@ -34,6 +33,9 @@ const VARIANTS: { variant: Variant; routes: readonly RouteDefinition[]; title: s
   },
 ];
 
+/** The REST routes' paths under /api/v1, of both variants: each a route label of the HTTP metrics. */
+export const API_PATHS: readonly string[] = VARIANTS.flatMap((v) => v.routes.map((r) => r.path));
+
 interface VariantDeps {
   edges: Record<Variant, Edge>;
   graphql: Awaited<ReturnType<typeof buildGraphQL>>;
@@ -48,10 +50,6 @@ interface VariantDeps {
 }
 
 export function buildVariantApps({ edges, graphql, services, ready, metrics, classify, logger, legacy, dashboard }: VariantDeps): Record<Variant, GatewayApp> {
-  const httpMetrics = createHttpMetrics(
-    metrics.registry,
-    VARIANTS.flatMap((v) => v.routes.map((r) => r.path)),
-  );
   const apps = VARIANTS.map(({ variant, routes, title, description, webhooks }) => {
     const edge = edges[variant];
     const facade = createFacadeHandler({ routes, catalogue: graphql.catalogue, edge, services, classify, ...legacy });
@@ -68,8 +66,7 @@ export function buildVariantApps({ edges, graphql, services, ready, metrics, cla
       logger,
       classify,
       metrics: metrics.registry,
-      httpMetrics,
-      serverMetrics: metrics.semconv.server,
+      httpMetrics: metrics.http,
     });
   });
   return { A: apps[0]!, B: apps[1]! };

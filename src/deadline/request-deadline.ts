@@ -5,12 +5,14 @@
  * have that wait plus a whole bound: 1.05 s where a second is promised. Such a request runs its
  * statements within a deadline counted from the start of its admission instead.
  *
- * The deadline travels with the request's asynchronous work (AsyncLocalStorage), entered only for
- * such requests: the hot path, whose admission reads memory, pays nothing for it. Only the requests'
- * pool reads it: the jobs' pool and the migrations' have bounds of their own, so background work
- * woken by a request (a webhook delivery after a mutation) is never cut by that request's deadline.
- * A computation several requests share (a kept answer, the day's brief) runs outside the deadline of
- * whichever request started it (`outsideStoreDeadline`); each request waits for it within its own
+ * The edge sets it (an admission that took longer than ADMISSION_WAIT_ALLOWED_MS runs its work
+ * within `began + REQUEST_STATEMENT_MS`). It travels with the request's asynchronous work
+ * (AsyncLocalStorage), entered only for such requests: the hot path, whose admission reads memory,
+ * neither enters this module nor pays for it. Only the requests' pool reads it: the jobs' pool and
+ * the migrations' have bounds of their own, so background work woken by a request (a webhook
+ * delivery after a mutation) is never cut by that request's deadline. A computation several
+ * requests share (a kept answer, the day's brief) runs outside the deadline of whichever request
+ * started it (`outsideStoreDeadline`); each request waits for it within its own
  * (`awaitWithinStoreDeadline`).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -27,17 +29,9 @@ export const REQUEST_STATEMENT_MS = 800;
  * it. Lower (it was 20), a burst on a healthy but busy database, whose admissions queue on the day
  * count's row, could have its statements cut: 503s where 200s were due (the likely cause of a CI failure).
  */
-const ADMISSION_WAIT_ALLOWED_MS = 150;
+export const ADMISSION_WAIT_ALLOWED_MS = 150;
 
 const deadlines = new AsyncLocalStorage<number>();
-
-/**
- * When the statements of a request whose admission started at `began` (performance.now()) must be
- * done, if its admission took long enough to need one; undefined otherwise.
- */
-export function storeDeadlineAfterAdmission(began: number): number | undefined {
-  return performance.now() - began > ADMISSION_WAIT_ALLOWED_MS ? began + REQUEST_STATEMENT_MS : undefined;
-}
 
 /** Runs `work` with its PostgreSQL statements bound by `deadline` (performance.now() time); as it is for none. */
 export function withinStoreDeadline<T>(deadline: number | undefined, work: () => T): T {

@@ -16,7 +16,7 @@ import { ApiError } from '../domain/refusal.js';
 import type { QuotaService } from '../quota/index.js';
 import { QuotaUnavailableError } from '../quota/redis-quota.js';
 import { type Attributes, tracing } from '../telemetry/tracing.js';
-import { storeDeadlineAfterAdmission, withinStoreDeadline } from '../deadline/request-deadline.js';
+import { ADMISSION_WAIT_ALLOWED_MS, REQUEST_STATEMENT_MS, withinStoreDeadline } from '../deadline/request-deadline.js';
 
 /** What a target needs: a plan per product it reads; `open` when it reads no data (introspection), so no key is needed. */
 export interface Access {
@@ -91,7 +91,7 @@ export type Outcome<Target, Params> = Admitted<Target, Params> | Refused<Target>
 export interface Door<Input, Target, Params> {
   admit(presented: Presented, input: Input): Promise<Outcome<Target, Params>>;
   /** Admits, then hands the outcome to `answer`: an admitted one within the request's deadline on the store. */
-  serve<T>(presented: Presented, input: Input, answer: (outcome: Outcome<Target, Params>, input: Input) => Promise<T>): Promise<T>;
+  serve<T>(presented: Presented, input: Input, answer: (outcome: Outcome<Target, Params>, input: Input) => T | Promise<T>): Promise<T>;
 }
 
 export interface Edge {
@@ -226,7 +226,9 @@ export function createEdge(options: EdgeOptions): Edge {
       // 5. Parameters (400)
       const params = entrance.parameters(found, input);
       if (params instanceof ApiError) return refuse(params);
-      return { admitted: true, principal, target: found, params, headers, storeDeadline: storeDeadlineAfterAdmission(began) };
+      // An admission that waited on the store bounds the work after it (request-deadline.ts); one from memory sets none.
+      const storeDeadline = performance.now() - began > ADMISSION_WAIT_ALLOWED_MS ? began + REQUEST_STATEMENT_MS : undefined;
+      return { admitted: true, principal, target: found, params, headers, storeDeadline };
     } catch (caught) {
       // The plan's DomainError, the quota's ApiError, or a dependency's failure.
       return refuse(options.classify(entrance.transport, caught));

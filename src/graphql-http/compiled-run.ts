@@ -45,7 +45,7 @@ export function createCompiledRunner({ answers, kept, requests }: RunnerOptions)
   }
 
   /**
-   * An answer that may be kept (answers/versions.ts): served from the cache while its data's version
+   * An answer that may be kept (answers/kept-answers.ts): served from the cache while its data's version
    * holds, computed once for concurrent identical requests, its ETag answering If-None-Match with
    * 304 before anything runs. A result with errors is sent, never kept.
    */
@@ -62,18 +62,18 @@ export function createCompiledRunner({ answers, kept, requests }: RunnerOptions)
     const what = `${operation.id}|${operation.operation.name?.value ?? ''}`;
     let computed = false;
     let failed: ExecutionResult | undefined;
-    const body = await kept
-      .answer(versioning, context.services, context.principal, what, variables, async () => {
+    let body: Awaited<ReturnType<typeof kept.answer>> | undefined;
+    try {
+      body = await kept.answer(versioning, context.services, context.principal, what, variables, async () => {
         computed = true;
         const result = await compiled.query(undefined, context, variables);
         if (result.errors?.length) throw new Uncacheable(result);
         return result;
-      })
-      .catch((error: unknown) => {
-        if (!(error instanceof Uncacheable)) throw error;
-        failed = error.result;
-        return undefined;
       });
+    } catch (error) {
+      if (!(error instanceof Uncacheable)) throw error;
+      failed = error.result;
+    }
     requests?.inc({ path: computed ? 'compiled' : 'cached' });
     if (!body) answers.sendErrors(req, res, type, failed!, context.responseHeaders);
     else answers.sendBytes(req, res, type, 200, body.bytes, context.responseHeaders, body.etag);

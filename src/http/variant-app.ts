@@ -18,21 +18,17 @@ import { EXPLORER_PATH } from '../graphql-http/landing-page.js';
 import { loadOnce } from '../load-once.js';
 import { redactUrl } from '../logging/logger.js';
 import type { HttpMetrics } from '../metrics/http-metrics.js';
-import type { ServerMetrics } from '../metrics/semconv/semconv-metrics.js';
 import { sendJson } from '../rest/envelope.js';
 import { type Attributes, tracing } from '../telemetry/tracing.js';
 import { OPERATIONS_PATH } from '../rest/operation-documents.js';
 import { serveExplorer } from './explorer.js';
-import { whenFinished } from './response-finished.js';
-import { answerOnSocket, createPipeline, type GatewayApp, type GatewayRoute, HTTP_LIMITS, type Step, stamp } from './http-server.js';
+import { answerOnSocket, createPipeline, type GatewayApp, type GatewayRoute, HTTP_LIMITS, type Step, stamp, whenFinished } from './http-server.js';
 
 interface VariantAppOptions {
   /** Prometheus registry served at /metrics. */
   metrics?: Registry;
-  /** Where each answer is counted and timed. */
+  /** Where each request is counted and timed (the service's names and the semantic conventions'). */
   httpMetrics?: HttpMetrics;
-  /** The same answers under the semantic conventions' names (http.server.request.duration, http.server.active_requests). */
-  serverMetrics?: ServerMetrics;
   classify: Classify;
   variant: Variant;
   /**
@@ -115,10 +111,9 @@ export function createVariantApp(options: VariantAppOptions): GatewayApp {
     const seconds = (performance.now() - this[STARTED]!) / 1000;
     // Express, serving /docs, cuts its mount off req.url; originalUrl is the path the client asked for.
     const url = (this.req as { originalUrl?: string }).originalUrl ?? this.req.url ?? '/';
-    const route = options.httpMetrics?.routeOf(pathOf(url));
-    options.httpMetrics?.observe(variant, route!, this.statusCode, seconds);
-    options.serverMetrics?.answered(this, route ?? 'other', seconds, variant);
-    tracing()?.endServer(this, route ?? 'other', this.statusCode);
+    const route = options.httpMetrics?.routeOf(pathOf(url)) ?? 'other';
+    options.httpMetrics?.answered(this, variant, route, seconds);
+    tracing()?.endServer(this, route, this.statusCode);
     if (!logger.isLevelEnabled('info')) return;
     logger.info(
       {
@@ -141,8 +136,8 @@ export function createVariantApp(options: VariantAppOptions): GatewayApp {
   const stamped: Step = (req, res) => {
     stamp(req, isHtmlPage(req), (name, value) => res.setHeader(name, value));
     (res as Timed)[STARTED] = performance.now();
-    whenFinished(res, answered); // not res.on('finish'): see response-finished.ts
-    options.serverMetrics?.begun(res);
+    whenFinished(res, answered); // not res.on('finish'): see http-server.ts
+    options.httpMetrics?.begun(res);
     const traced = tracing();
     if (!traced) return false;
     traced.serve(req, res, serverSpanAttributes(req, variant), () => afterStamp.handle(req, res));

@@ -8,6 +8,7 @@ import v8 from 'node:v8';
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { PollerStats } from '../upstream/poller.js';
 import { registerFeedGauges } from './feed-gauges.js';
+import { createHttpMetrics, type HttpMetrics } from './http-metrics.js';
 import { createSemconvMetrics, type SemconvMetrics } from './semconv/semconv-metrics.js';
 import { registerSpanExportCounts } from './span-export-counts.js';
 import { registerWebhookQueueGauges } from './webhook-queue-gauges.js';
@@ -34,11 +35,14 @@ interface ServiceMetrics {
   webhookAttempts: Counter<'result'>;
   /** Where the webhook queue's depth and oldest pending delivery are read at scrape time. */
   watchWebhookQueue(stats: () => Promise<{ pending: number; oldestCreatedAt: number | null }>): void;
+  /** What the listeners record of each request (the service's names and the semantic conventions'). */
+  http: HttpMetrics;
   /** The HTTP server, GraphQL and webhook metrics under the semantic conventions' names (also sent over OTLP when configured). */
   semconv: SemconvMetrics;
 }
 
-export function createMetrics(): ServiceMetrics {
+/** `apiPaths`: the REST routes' paths under /api/v1, each a route label of the HTTP metrics. */
+export function createMetrics(apiPaths: readonly string[]): ServiceMetrics {
   const registry = new Registry();
   // Process figures (RSS, heap by space, GC pauses, event-loop lag, open handles), prefixed.
   collectDefaultMetrics({ register: registry, prefix: 'mgw_' });
@@ -47,6 +51,7 @@ export function createMetrics(): ServiceMetrics {
   const watchOpenSubscriptions = registerOpenSubscriptionsGauge(registry);
   const watchWebhookQueue = registerWebhookQueueGauges(registry);
   registerSpanExportCounts(registry);
+  const http = createHttpMetrics(registry, apiPaths);
 
   return {
     registry,
@@ -101,7 +106,8 @@ export function createMetrics(): ServiceMetrics {
       registers: [registry],
     }),
     watchWebhookQueue,
-    semconv: createSemconvMetrics(registry),
+    http,
+    semconv: createSemconvMetrics(registry, http.points),
   };
 }
 

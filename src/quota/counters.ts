@@ -1,5 +1,7 @@
 /**
- * Where window counts live. Embedded mode: the minute in process memory, the day in the
+ * The windows of D4 and where their counts live. A window is fixed and aligned to the UTC clock
+ * (the minute starts at second 0, the day at 00:00 UTC); its index since the epoch is part of a
+ * count's key, so windows never overlap. Embedded mode: the minute in process memory, the day in the
  * SQLite file (a restart keeps it). PostgreSQL mode without Redis: the day in PostgreSQL.
  * The durable counting is rate-limiter-flexible's; a counter is one limiter per limit value.
  * The minute in process is a plain count an account (`minuteCounter`), for its memory.
@@ -8,6 +10,24 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type pg from 'pg';
 import type { StoreConnection } from '../store/index.js';
 import { RateLimiterPostgres, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { DAY_MS, MINUTE_MS } from '../domain/time.js';
+
+export type WindowName = 'minute' | 'day';
+
+const WINDOW_MS: Record<WindowName, number> = { minute: MINUTE_MS, day: DAY_MS };
+
+/** The window `now` is in. */
+interface WindowSpan {
+  /** Sequence number of the window since the epoch: part of the counter key, so windows never overlap. */
+  index: number;
+  endsAt: number;
+}
+
+export function windowAt(name: WindowName, now: number): WindowSpan {
+  const size = WINDOW_MS[name];
+  const index = Math.floor(now / size);
+  return { index, endsAt: (index + 1) * size };
+}
 
 export interface CountResult {
   allowed: boolean;

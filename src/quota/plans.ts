@@ -50,7 +50,5 @@ export function subscriptionCap(account: Account, table: PlanLimitTable = PLAN_L
   return Math.max(table.marketData[account.marketDataPlan].subscriptions, table.prediction[account.predictionPlan].subscriptions);
 }
 
-/** The plan name that selects the limits, used in limiter keys. */
-export function planOf(account: Account, product: Product): string {
-  return product === 'marketData' ? account.marketDataPlan : account.predictionPlan;
-}
+/** The account's field that names its plan in each product: the plan selects the limits, and names the counters. */
+export const PLAN_FIELD = { marketData: 'marketDataPlan', prediction: 'predictionPlan' } as const satisfies Record<Product, keyof Account>;

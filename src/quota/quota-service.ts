@@ -3,9 +3,8 @@
  * what to answer: allowed or 429, with the rate-limit headers of the binding window.
  */
 import type { Account, Product } from '../domain/account.js';
-import type { CountKey, WindowCounter } from './counters.js';
-import { limitsFor, PLAN_LIMITS, planOf, type PlanLimitTable, type WindowLimits } from './plans.js';
-import { type WindowName, windowAt } from './windows.js';
+import { type CountKey, type WindowCounter, type WindowName, windowAt } from './counters.js';
+import { PLAN_FIELD, PLAN_LIMITS, type PlanLimitTable, type WindowLimits } from './plans.js';
 
 interface QuotaHeaders {
   'X-RateLimit-Limit': string;
@@ -44,53 +43,74 @@ export interface QuotaService {
   peek(account: Account, product: Product, now: number): Promise<WindowCount[]>;
 }
 
-export function createQuotaService(counterFor: CounterFactory, table: PlanLimitTable = PLAN_LIMITS): QuotaService {
-  const counters = new Map<string, Promise<WindowCounter>>();
-  // Counters are created one at a time: concurrent `CREATE TABLE IF NOT EXISTS` races on PostgreSQL.
-  let creating: Promise<unknown> = Promise.resolve();
+/** A window a plan limits in one product: its limit, and its counter once made. */
+interface PlanWindow {
+  window: WindowName;
+  limit: number;
+  /** Names the counter: one per product, plan, window and limit. */
+  prefix: string;
+  counter?: WindowCounter;
+}
 
-  function counter(window: WindowName, product: Product, plan: string, limit: number): Promise<WindowCounter> {
-    const prefix = `q_${product}_${plan}_${window}_${limit}`;
-    let found = counters.get(prefix);
+/** Each plan's limited windows in `product`, read from the table once rather than on each request. */
+function planWindows<P extends string>(product: Product, plans: Record<P, WindowLimits>): Record<string, PlanWindow[]> {
+  return Object.fromEntries(
+    Object.entries<WindowLimits>(plans).map(([plan, limits]) => [
+      plan,
+      limitedWindows(limits).map(([window, limit]) => ({ window, limit, prefix: `q_${product}_${plan}_${window}_${limit}` })),
+    ]),
+  );
+}
+
+export function createQuotaService(counterFor: CounterFactory, table: PlanLimitTable = PLAN_LIMITS): QuotaService {
+  const windowsOf: Record<Product, Record<string, PlanWindow[]>> = {
+    marketData: planWindows('marketData', table.marketData),
+    prediction: planWindows('prediction', table.prediction),
+  };
+  const windowsFor = (account: Account, product: Product): PlanWindow[] => windowsOf[product][account[PLAN_FIELD[product]]]!;
+  const creating = new Map<string, Promise<WindowCounter>>();
+  // Counters are created one at a time: concurrent `CREATE TABLE IF NOT EXISTS` races on PostgreSQL.
+  let queue: Promise<unknown> = Promise.resolve();
+
+  /** The window's counter, made on its first request and held by the window from then on. */
+  async function counterOf(w: PlanWindow): Promise<WindowCounter> {
+    let found = creating.get(w.prefix);
     if (!found) {
-      found = creating.then(() => counterFor(window, prefix, limit));
-      creating = found.catch(() => counters.delete(prefix)); // a failed creation is retried next time
-      counters.set(prefix, found);
+      found = queue.then(() => counterFor(w.window, w.prefix, w.limit));
+      queue = found.catch(() => creating.delete(w.prefix)); // a failed creation is retried next time
+      creating.set(w.prefix, found);
     }
-    return found;
+    w.counter = await found;
+    return w.counter;
   }
 
   return {
     async consume(account, product, now) {
-      const limits = limitsFor(account, product, table);
-      const plan = planOf(account, product);
       const states: WindowState[] = [];
       // Minute first: a request refused by the minute never spends the day. A request refused
       // by the day gives its minute unit back, so neither window is spent by a 429 (D4).
       const spent: { c: WindowCounter; key: CountKey; ttl: number }[] = [];
-      for (const [window, limit] of limitedWindows(limits)) {
-        const span = windowAt(window, now);
+      for (const w of windowsFor(account, product)) {
+        const span = windowAt(w.window, now);
         const key = { owner: account.id, window: span.index };
         const ttl = Math.ceil((span.endsAt - now) / 1000) + 1;
-        const c = await counter(window, product, plan, limit);
+        const c = w.counter ?? (await counterOf(w));
         const result = await c.consume(key, ttl);
         if (!result.allowed) {
           await Promise.all(spent.map((s) => s.c.refund(s.key, s.ttl)));
-          return { allowed: false, headers: refusalHeaders(limit, span.endsAt, now) };
+          return { allowed: false, headers: refusalHeaders(w.limit, span.endsAt, now) };
         }
         spent.push({ c, key, ttl });
-        states.push({ window, limit, remaining: Math.max(limit - result.consumed, 0), endsAt: span.endsAt });
+        states.push({ window: w.window, limit: w.limit, remaining: Math.max(w.limit - result.consumed, 0), endsAt: span.endsAt });
       }
       return { allowed: true, headers: bindingHeaders(states) };
     },
     async peek(account, product, now) {
-      const limits = limitsFor(account, product, table);
-      const plan = planOf(account, product);
       const counts: WindowCount[] = [];
-      for (const [window, limit] of limitedWindows(limits)) {
-        const span = windowAt(window, now);
-        const used = await (await counter(window, product, plan, limit)).spent({ owner: account.id, window: span.index });
-        counts.push({ window, limit, used: Math.min(used, limit), endsAt: span.endsAt });
+      for (const w of windowsFor(account, product)) {
+        const span = windowAt(w.window, now);
+        const used = await (w.counter ?? (await counterOf(w))).spent({ owner: account.id, window: span.index });
+        counts.push({ window: w.window, limit: w.limit, used: Math.min(used, w.limit), endsAt: span.endsAt });
       }
       return counts;
     },

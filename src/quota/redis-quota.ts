@@ -15,7 +15,7 @@ import type { Product } from '../domain/account.js';
 import type { QuotaDayCount, QuotaDayRepository } from '../store/quota-days.js';
 import { limitsFor, PLAN_LIMITS, type PlanLimitTable } from './plans.js';
 import { bindingHeaders, limitedWindows, refusalHeaders, type QuotaService, type WindowCount, type WindowState } from './quota-service.js';
-import { windowAt } from './windows.js';
+import { windowAt } from './counters.js';
 
 /** Thrown when the shared counts cannot be reached: the edge answers 503. */
 export class QuotaUnavailableError extends Error {

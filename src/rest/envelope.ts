@@ -1,5 +1,6 @@
-/** The two envelopes of D5: `success` (variant A) and `ok` (variant B). */
-import type { ServerResponse } from 'node:http';
+/** The two envelopes of D5: `success` (variant A) and `ok` (variant B), and how a JSON answer is sent. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { matchesEtag } from '../graphql/answers/kept-answers.js';
 import type { ApiError } from '../domain/refusal.js';
 import type { Variant } from '../domain/variant.js';
 
@@ -24,4 +25,15 @@ export function sendJson(res: ServerResponse, status: number, bytes: Buffer | un
     res.setHeader('Content-Length', bytes.length);
   }
   res.end(bytes);
+}
+
+/**
+ * A kept answer: its ETag and how long a client may reuse it (the data's refresh rate), and a 304
+ * without the body for a client that holds it already.
+ */
+export function sendKept(req: IncomingMessage, res: ServerResponse, kept: { bytes: Buffer; etag: string }, maxAgeSeconds: number): void {
+  res.setHeader('ETag', kept.etag);
+  res.setHeader('Cache-Control', `private, max-age=${maxAgeSeconds}`);
+  if (matchesEtag(req.headers['if-none-match'], kept.etag)) sendJson(res, 304, undefined);
+  else sendJson(res, 200, kept.bytes);
 }

@@ -10,13 +10,12 @@ import { misplacedKey, presentedKey } from '../auth/api-key.js';
 import type { Classify } from '../edge/classify.js';
 import type { Edge, Outcome } from '../edge/edge.js';
 import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
-import { createResponseCache, matchesEtag } from '../graphql/answers/kept-answers.js';
+import { createResponseCache } from '../graphql/answers/kept-answers.js';
 import type { GraphQLServices } from '../graphql/services.js';
 import type { Deprecations } from './deprecations.js';
 import { inOperationSpan } from '../telemetry/operation-span.js';
-import { type Tracing, tracing } from '../telemetry/tracing.js';
-import type { Principal } from '../auth/key-answers.js';
-import { sendError, sendJson } from './envelope.js';
+import { tracing } from '../telemetry/tracing.js';
+import { sendError, sendJson, sendKept } from './envelope.js';
 import { createOperationDocuments, type RouteOperation } from './operation-documents.js';
 import { ignoredParams, parseRawQuery } from './params.js';
 import { type PreparedRoute, prepareRoutes, type RestInput, type RestParams } from './prepared-routes.js';
@@ -48,28 +47,34 @@ export function createFacadeHandler(options: FacadeOptions) {
   /**
    * A request under /api/v1; `route` the one the listener's table found for its path, else it is
    * looked up here (a trailing slash, a path of no route). HEAD is answered as GET: node sends a
-   * HEAD's headers without the body.
+   * HEAD's headers without the body. Nothing here waits: the edge admits, then hands the outcome to
+   * `answer`, which sends a kept answer at once.
    */
-  async function handle(route: PreparedRoute | undefined, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    try {
-      const url = (req.url ?? '/').slice(API_PREFIX.length) || '/';
-      const q = url.indexOf('?');
-      const path = route?.route.path ?? ((q < 0 ? url : url.slice(0, q)).replace(/\/+$/, '') || '/');
-      const query = parseRawQuery(url);
-      const apikey = query.get('apikey')?.[0];
-      const presented = { key: presentedKey(req.headers.authorization, apikey, variant), misplacedKey: misplacedKey(req.headers, apikey, variant) };
-      await door.serve(presented, { req, res, path, query, route }, answer);
-    } catch (error) {
-      sendError(res, variant, classify('rest', error));
-    }
+  function handle(route: PreparedRoute | undefined, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = (req.url ?? '/').slice(API_PREFIX.length) || '/';
+    const q = url.indexOf('?');
+    const path = route?.route.path ?? ((q < 0 ? url : url.slice(0, q)).replace(/\/+$/, '') || '/');
+    const query = parseRawQuery(url);
+    const apikey = query.get('apikey')?.[0];
+    const presented = { key: presentedKey(req.headers.authorization, apikey, variant), misplacedKey: misplacedKey(req.headers, apikey, variant) };
+    return door
+      .serve(presented, { req, res, path, query, route }, tracing() ? answerInSpan : answer)
+      .catch((error: unknown) => sendError(res, variant, classify('rest', error)));
+  }
+
+  /** Traced, an admitted route's answer is a span of its own, with its operation's span under it. */
+  function answerInSpan(outcome: Outcome<PreparedRoute, RestParams>, input: RestInput): void | Promise<void> {
+    const traced = tracing();
+    if (!traced || !outcome.admitted) return answer(outcome, input);
+    return traced.inSpan('rest envelope', { 'mgw.route': outcome.target.access.usageName }, async () => answer(outcome, input));
   }
 
   /**
    * The outcome, rendered. Once the route is known every answer names its operation (and its
-   * deprecation), admitted or not; an admitted route's answer is executed, or already computed for
-   * the same data and parameters.
+   * deprecation), admitted or not; an admitted route's answer is its operation's result, kept for
+   * the same data and parameters or executed, reshaped into the variant's envelope.
    */
-  async function answer(outcome: Outcome<PreparedRoute, RestParams>, { req, res, query }: RestInput): Promise<void> {
+  function answer(outcome: Outcome<PreparedRoute, RestParams>, { req, res, query }: RestInput): void | Promise<void> {
     const known = outcome.target;
     for (const [name, value] of Object.entries({ ...known?.headers, ...outcome.headers })) res.setHeader(name, value);
     // Unknown parameters are ignored (D6), and said so: `lmit=5` is a typo the caller can see.
@@ -77,13 +82,6 @@ export function createFacadeHandler(options: FacadeOptions) {
     if (ignored.length > 0) res.setHeader('X-Ignored-Parameters', ignored.join(', '));
     if (!outcome.admitted) return sendError(res, variant, outcome.error);
     const { target: prepared, params, principal } = outcome;
-    const traced = tracing();
-    if (traced) return traced.inSpan('rest envelope', { 'mgw.route': prepared.access.usageName }, () => envelope(prepared, params, principal, req, res));
-    return envelope(prepared, params, principal, req, res);
-  }
-
-  /** The admitted route's answer: its operation's result (kept or executed), reshaped into the variant's envelope. */
-  async function envelope(prepared: PreparedRoute, params: RestParams, principal: Principal | null, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { route } = prepared;
     const traced = tracing();
     let executed = false;
@@ -94,25 +92,23 @@ export function createFacadeHandler(options: FacadeOptions) {
       if (result.errors?.length) throw classify('rest', result.errors[0]);
       return route.reshape(result.data, params);
     };
-    if (!route.cache) return sendJson(res, 200, Buffer.from(JSON.stringify(await operation(traced, prepared, run, () => executed))));
-    const cached = route.cache;
-    const body = await operation(
-      traced,
-      prepared,
-      () => cache.answer(cached, services, principal, route.path, params, run),
-      () => executed,
-    );
-    res.setHeader('ETag', body.etag);
-    res.setHeader('Cache-Control', `private, max-age=${route.cache.maxAgeSeconds}`);
-    if (matchesEtag(req.headers['if-none-match'], body.etag)) return sendJson(res, 304, undefined);
-    sendJson(res, 200, body.bytes);
-  }
-
-  /** The route's GraphQL operation, in a span when traced: its name, type and document id, and whether it ran or was kept. */
-  function operation<T>(traced: Tracing | undefined, prepared: PreparedRoute, work: () => Promise<T>, ran: () => boolean): Promise<T> {
-    if (!traced) return work();
-    const { name, sha256 } = prepared.published;
-    return inOperationSpan(traced, { name, type: 'query', documentId: sha256 }, work, ran);
+    // Traced, the operation is a span: its name, type and document id, and whether it ran or was kept.
+    const span = traced && { name: prepared.published.name, type: 'query' as const, documentId: prepared.published.sha256 };
+    const kept = route.cache;
+    if (!kept) {
+      const value = span ? inOperationSpan(traced, span, run, () => executed) : run();
+      return value.then((reshaped) => sendJson(res, 200, Buffer.from(JSON.stringify(reshaped))));
+    }
+    const body = span
+      ? inOperationSpan(
+          traced,
+          span,
+          async () => cache.answer(kept, services, principal, route.path, params, run),
+          () => executed,
+        )
+      : cache.answer(kept, services, principal, route.path, params, run);
+    if (!(body instanceof Promise)) return sendKept(req, res, body, kept.maxAgeSeconds);
+    return body.then((computed) => sendKept(req, res, computed, kept.maxAgeSeconds));
   }
 
   const operations = [...byPath.values()].map((prepared) => prepared.published);

@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { randomBase62 } from '../../src/domain/ids.js';
 import { createRedisQuota } from '../../src/quota/redis-quota.js';
-import { windowAt } from '../../src/quota/windows.js';
+import { windowAt } from '../../src/quota/counters.js';
 import { createStore, openStore } from '../../src/store/index.js';
 import { tempDataDir } from '../support/engines.js';
 import { redisAvailable, SHARED_REDIS_URL } from '../support/redis.js';

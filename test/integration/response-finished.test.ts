@@ -2,12 +2,11 @@
  * What runs once an answer is written (its metrics, its log line) is called through node's
  * `http.server.response.finish` channel, not a 'finish' listener of our own on every response:
  * that second listener was what kept the service's garbage alive through scavenges
- * (src/http/response-finished.ts). Checked on the service's own listeners, with real requests.
+ * (`whenFinished`, src/http/http-server.ts). Checked on the service's own listeners, with real requests.
  */
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createHttpServer } from '../../src/http/http-server.js';
-import { whenFinished } from '../../src/http/response-finished.js';
+import { createHttpServer, whenFinished } from '../../src/http/http-server.js';
 import { bearer, startTestService, type TestService } from '../support/service.js';
 
 let t: TestService;

@@ -4,7 +4,7 @@
  * down or hung gives a fast 503 in the variant's envelope, and the service recovers by itself.
  */
 import { Redis } from 'ioredis';
-import { windowAt } from '../../src/quota/windows.js';
+import { windowAt } from '../../src/quota/counters.js';
 import { expectErrorEnvelope } from '../support/envelopes.js';
 import { ENGINES, postgresAvailable } from '../support/engines.js';
 import { ownRedis, redisAvailable, SHARED_REDIS_URL, type OwnedRedis } from '../support/redis.js';

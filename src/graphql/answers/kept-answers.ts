@@ -1,16 +1,85 @@
 /**
- * Answers whose inputs have not changed are not computed again: a route that declares how its data
- * is versioned has its serialized 200 body kept per (route, parameters) and data version. Only the
- * newest version of each is kept: versions only move forward, so an older answer is never asked for
- * again, and holding it would fill the budget with the dead. Identical concurrent requests share one
- * computation. Each body carries a strong ETag, so a client that already holds it gets a 304
- * without anything being executed or sent.
+ * The kept answers of the REST routes and /graphql, and the versions that say when one is stale.
+ *
+ * Which answers may be kept: a REST route that declares how its data is versioned, and a GraphQL
+ * operation whose every root field reads a versioned source (the data versions below, chosen by the
+ * fields it reads); the caller's own data (price alerts) puts the account in the version, so one
+ * account's answer is never another's. Fields under their own per-account limit (`@rateLimit`) are
+ * never kept: a kept answer would not count against the limit. Everything else is executed each time.
+ *
+ * How they are kept: the serialized 200 body per (route or operation, parameters) and data version.
+ * Only the newest version of each is kept: versions only move forward, so an older answer is never
+ * asked for again, and holding it would fill the budget with the dead. Identical concurrent requests
+ * share one computation. Each body carries a strong ETag, so a client that already holds it gets a
+ * 304 without anything being executed or sent.
  */
 import { createHash } from 'node:crypto';
 import type { Principal } from '../../auth/authenticator.js';
-import type { AnswerVersioning } from './versions.js';
+import { HOUR_MS } from '../../domain/time.js';
 import type { GraphQLServices } from '../services.js';
+import type { OperationAnalysis } from '../catalogue/plan-requirements.js';
 import { awaitWithinStoreDeadline, outsideStoreDeadline } from '../../deadline/request-deadline.js';
+
+type Source = 'markets' | 'predictions' | 'accountAlerts';
+
+/** The versioned sources of the fields that read them, root fields and the nested ones that reach into another source. */
+const SOURCE_OF: Record<string, Source> = {
+  'Query.assetMarkets': 'markets',
+  'Query.assetMarket': 'markets',
+  'Query.predictionMarkets': 'predictions',
+  'Query.movementAlerts': 'predictions',
+  'Query.priceAlerts': 'accountAlerts',
+  'Query.priceAlert': 'accountAlerts',
+  'PriceAlert.market': 'markets',
+};
+
+/**
+ * Nested fields that read data no version follows: the market links, which the linker and the
+ * operator change in the store. An operation reading one is executed each time.
+ */
+const UNVERSIONED = new Set(['PredictionMarket.links', 'PredictionMarket.claim', 'AssetMarket.predictionMarkets']);
+
+/**
+ * Each source's version: what changes whenever an answer from it may (time buckets where scores or
+ * freshness move with time). The REST routes' response cache uses the same ones.
+ */
+export const DATA_VERSIONS: Record<Source, (services: GraphQLServices, now: number, principal: Principal | null) => string | Promise<string>> = {
+  markets: (services, now) => `m${services.markets.version}.${Math.floor(now / 5_000)}`,
+  predictions: (services, now) => `p${services.predictions.version}.${Math.floor(now / HOUR_MS)}`,
+  accountAlerts: async (services, _now, principal) => `a${principal!.account.id}.${await services.accountAlerts.version(principal!.account.id)}`,
+};
+
+/** How an answer is versioned: the kept /graphql answers' and the REST routes' (their RouteCachePolicy). */
+export interface AnswerVersioning {
+  /**
+   * A value that changes whenever the answer may: read-model versions, and a clock bucket where time
+   * matters. An answer that depends on the caller's account names the account in it.
+   */
+  version(services: GraphQLServices, now: number, principal: Principal | null): string | Promise<string>;
+  /** The answer is the caller's own (their alerts): each account has its own entry, not one shared by all. */
+  perAccount?: boolean;
+}
+
+/** How an operation's answer is kept, or undefined when it must be computed each time. */
+export function answerVersioningOf(analysis: OperationAnalysis): AnswerVersioning | undefined {
+  const sources = new Set<Source>();
+  for (const read of analysis.reads) {
+    if (UNVERSIONED.has(read)) return undefined;
+    const source = SOURCE_OF[read];
+    if (source) sources.add(source);
+    else if (read.startsWith('Query.')) return undefined; // a root field without a version: viewer, webhooks, a rate-limited brief
+  }
+  if (sources.size === 0) return undefined;
+  const parts = [...sources].sort().map((source) => DATA_VERSIONS[source]);
+  const perAccount = sources.has('accountAlerts');
+  // Data fields need a key, so an answer with a version always has its caller. Most operations read
+  // one source: its version as it comes, without the array and promises of joining several.
+  if (parts.length === 1) return { version: parts[0]!, perAccount };
+  return {
+    version: async (services, now, principal) => (await Promise.all(parts.map((part) => part(services, now, principal)))).join('|'),
+    perAccount,
+  };
+}
 
 export interface RouteCachePolicy extends AnswerVersioning {
   /** `Cache-Control: private, max-age=…`: how long a client may reuse it (the data's refresh rate). */
@@ -68,10 +137,11 @@ export function createResponseCache(limits: ResponseCacheLimits = {}) {
   }
 
   /**
-   * The body of `slot` at `version`: the kept one, or the one `compute` produces (once, however
-   * many ask at the same time), which then replaces the slot's older version.
+   * The body of `slot` at `version`: the kept one, as it is (the request is answered in the same
+   * turn), or the promise of the one `compute` produces (once, however many ask at the same time),
+   * which then replaces the slot's older version.
    */
-  async function get(slot: string, version: string, compute: () => Promise<unknown>): Promise<CachedBody> {
+  function get(slot: string, version: string, compute: () => Promise<unknown>): CachedBody | Promise<CachedBody> {
     const hit = entries.get(slot);
     if (hit?.version === version) return hit.body;
     const key = `${slot}\n${version}`;
@@ -108,7 +178,7 @@ export function createResponseCache(limits: ResponseCacheLimits = {}) {
       what: string,
       params: Record<string, unknown>,
       compute: () => Promise<unknown>,
-    ): Promise<CachedBody> {
+    ): CachedBody | Promise<CachedBody> {
       const slot = cacheSlotOf(what, params, versioning.perAccount ? caller : null);
       const version = versioning.version(services, services.now(), caller);
       // Shared data's versions are known at once: no turn of the microtask queue waiting for them.

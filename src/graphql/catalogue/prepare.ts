@@ -16,7 +16,7 @@ import {
   type ValidationRule,
   specifiedRules,
 } from 'graphql';
-import { type AnswerVersioning, answerVersioningOf } from '../answers/versions.js';
+import { type AnswerVersioning, answerVersioningOf } from '../answers/kept-answers.js';
 import { analyzeOperation, collectFieldRequirements, type FieldRequirements, type OperationAnalysis } from './plan-requirements.js';
 
 /** An operation ready to run: found once, reused by every request that sends the same text. */
@@ -35,7 +35,7 @@ export interface PreparedOperation {
   analysis: OperationAnalysis;
   /** A query that reads data (not introspection): it runs compiled (catalogue.compiled). Else Apollo executes it. */
   runsCompiled: boolean;
-  /** For a compiled query whose answer may be kept: the version that says when it is stale, and whose it is (answers/versions.ts). */
+  /** For a compiled query whose answer may be kept: the version that says when it is stale, and whose it is (answers/kept-answers.ts). */
   answers?: AnswerVersioning;
 }
 

@@ -1,23 +1,15 @@
 /**
- * The HTTP server, GraphQL and webhook metrics under the OpenTelemetry semantic conventions'
- * names, recorded once as plain numbers and read two ways: on /metrics in their Prometheus
- * rendering (prometheus-rendering.ts), and by the OTLP exporter when one is configured (`source`,
- * read by src/telemetry at each export). docs/observability.md lists them.
+ * The GraphQL and webhook metrics under the OpenTelemetry semantic conventions' names, recorded
+ * once as plain numbers and read two ways: on /metrics in their Prometheus rendering
+ * (prometheus-rendering.ts), and by the OTLP exporter when one is configured (`source`, read by
+ * src/telemetry at each export, with the HTTP server's, which the listeners record in
+ * ../http-metrics.ts). docs/observability.md lists them.
  */
-import type { ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
 import type { MetricSource } from '../../telemetry/metric-points.js';
 import { boundedOperationName } from '../../telemetry/operation-span.js';
-import { createActiveRequests } from './active-requests.js';
 import { createHistogramSeries, DURATION_BOUNDS } from './histogram-series.js';
-import { methodOf } from './http-method.js';
 import { registerRendering } from './prometheus-rendering.js';
-
-/** What the listeners record: a request begun, and its answer once finished. */
-export interface ServerMetrics {
-  begun(res: ServerResponse): void;
-  answered(res: ServerResponse, route: string, seconds: number, variant: string): void;
-}
 
 /**
  * An HTTP request this service made as a client (a webhook delivery's attempt). Not where it went:
@@ -31,22 +23,14 @@ export interface ClientRequest {
 }
 
 export interface SemconvMetrics {
-  server: ServerMetrics;
   /** A /graphql operation the edge admitted, from its admission to its answer. */
   graphqlOperation(name: string | undefined, type: string, seconds: number): void;
   webhookRequest(request: ClientRequest, seconds: number): void;
   source: MetricSource;
 }
 
-export function createSemconvMetrics(registry: Registry): SemconvMetrics {
-  const serverDuration = createHistogramSeries({
-    name: 'http.server.request.duration',
-    unit: 's',
-    description: 'Duration of HTTP server requests, to the last byte of the answer',
-    bounds: DURATION_BOUNDS,
-    attributes: ['http.request.method', 'http.route', 'http.response.status_code', 'url.scheme', 'mgw.variant'],
-  });
-  const active = createActiveRequests();
+/** `server`: the HTTP server's instruments (http-metrics.ts), first in the export. */
+export function createSemconvMetrics(registry: Registry, server: MetricSource): SemconvMetrics {
   const operations = createHistogramSeries({
     name: 'graphql.server.operation.duration',
     unit: 's',
@@ -63,19 +47,12 @@ export function createSemconvMetrics(registry: Registry): SemconvMetrics {
     bounds: DURATION_BOUNDS,
     attributes: ['http.request.method', 'http.response.status_code', 'error.type', 'mgw.client'],
   });
-  const reads = [serverDuration.points, active.points, operations.points, clientDuration.points];
+  const reads = [operations.points, clientDuration.points];
   for (const read of reads) registerRendering(registry, read);
 
   return {
-    server: {
-      begun: active.begun,
-      answered(res, route, seconds, variant) {
-        active.ended(res);
-        serverDuration.record([methodOf(res.req.method), route, res.statusCode, 'http', variant], seconds);
-      },
-    },
     graphqlOperation: (name, type, seconds) => operations.record([name === undefined ? name : boundedOperationName(name), type], seconds),
     webhookRequest: ({ status, errorType }, seconds) => clientDuration.record(['POST', status, errorType, 'webhook'], seconds),
-    source: () => reads.map((read) => read()),
+    source: () => [...server(), ...reads.map((read) => read())],
   };
 }

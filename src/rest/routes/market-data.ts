@@ -8,8 +8,7 @@ import { parseSymbolList, normalizeSymbol } from '../../domain/symbols.js';
 import { graphqlEnumName } from '../../domain/graphql-enums.js';
 import { AccountAlertsDocument, BriefDocument, MarketsPageDocument } from '../generated/operations.js';
 import { enumParam, intParam, stringParam } from '../params.js';
-import { DATA_VERSIONS } from '../../graphql/answers/versions.js';
-import type { RouteCachePolicy } from '../../graphql/answers/kept-answers.js';
+import { DATA_VERSIONS, type RouteCachePolicy } from '../../graphql/answers/kept-answers.js';
 import { defineRoute, type RouteDefinition } from '../route-table.js';
 
 /**

@@ -7,7 +7,7 @@ import { LatestMovementAlertsDocument, MorningBriefDocument, TopPredictionMarket
 import { intParam } from '../params.js';
 import { utcDate } from '../../domain/time.js';
 import { defineRoute, type RouteDefinition } from '../route-table.js';
-import { DATA_VERSIONS } from '../../graphql/answers/versions.js';
+import { DATA_VERSIONS } from '../../graphql/answers/kept-answers.js';
 
 const timestamp = z.string().describe('ISO 8601 UTC with milliseconds, e.g. 2026-11-22T06:00:00.000Z');
 

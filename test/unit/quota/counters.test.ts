@@ -1,12 +1,38 @@
 /**
- * The durable window counters (src/quota/counters.ts): rate-limiter-flexible on SQLite as the day
+ * The windows and the durable window counters (src/quota/counters.ts): a window is fixed and aligned
+ * to the UTC clock (the minute at second 0, the day at 00:00 UTC); rate-limiter-flexible on SQLite as the day
  * quota uses it (a refusal is an answer, a store failure an error), the pruning of expired counts,
  * and PostgreSQL's table creation raced by another instance, with a stand-in pool.
  */
 import { jest } from '@jest/globals';
 import Database from 'better-sqlite3';
+import fc from 'fast-check';
 import type pg from 'pg';
-import { deleteExpiredCounts, keyText, postgresCounter, sqliteCounter } from '../../../src/quota/counters.js';
+import { deleteExpiredCounts, keyText, postgresCounter, sqliteCounter, windowAt } from '../../../src/quota/counters.js';
+
+describe('windowAt', () => {
+  it('the minute and the day of a given instant', () => {
+    const at = Date.UTC(2026, 10, 24, 23, 59, 30, 250);
+    expect(windowAt('minute', at).endsAt).toBe(Date.UTC(2026, 10, 24, 23, 60));
+    expect(windowAt('day', at).endsAt).toBe(Date.UTC(2026, 10, 25));
+    expect(windowAt('day', Date.UTC(2026, 10, 25)).endsAt).toBe(Date.UTC(2026, 10, 26)); // midnight opens the next day
+  });
+
+  it('every instant is in exactly one window: consecutive indexes, each ending where the next begins', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('minute' as const, 'day' as const), fc.integer({ min: 0, max: 4_102_444_800_000 }), (name, at) => {
+        const here = windowAt(name, at);
+        const size = name === 'minute' ? 60_000 : 86_400_000;
+        expect(here.endsAt - size).toBeLessThanOrEqual(at);
+        expect(at).toBeLessThan(here.endsAt);
+        expect(here.endsAt % size).toBe(0);
+        expect(windowAt(name, here.endsAt).index).toBe(here.index + 1);
+        expect(windowAt(name, here.endsAt - 1).index).toBe(here.index);
+      }),
+      { endOnFailure: true },
+    );
+  });
+});
 
 describe('on SQLite', () => {
   it('counts up to the limit, then refuses while still counting; a refund gives one back; keys apart by owner and window', async () => {

@@ -1,7 +1,7 @@
 /** PLAN_LIMITS: the operator's overrides over D4's defaults, and clear errors for bad ones. */
 import { ConfigError, loadConfig } from '../../../src/config/config.js';
 import type { Account } from '../../../src/domain/account.js';
-import { limitsFor, PLAN_LIMITS, planOf, resolvePlanLimits, subscriptionCap } from '../../../src/quota/plans.js';
+import { limitsFor, PLAN_FIELD, PLAN_LIMITS, resolvePlanLimits, subscriptionCap } from '../../../src/quota/plans.js';
 
 const account = (marketDataPlan: Account['marketDataPlan'], predictionPlan: Account['predictionPlan']): Account => ({
   id: 'acct_1',
@@ -33,8 +33,8 @@ describe('the defaults (D4; subscriptions in docs/subscriptions.md)', () => {
     const table = resolvePlanLimits({ prediction: { pro: { perMinute: 7 } } });
     expect(limitsFor(account('pro', 'pro'), 'prediction', table).perMinute).toBe(7);
     expect(limitsFor(account('pro', 'pro'), 'marketData', table).perMinute).toBe(60);
-    expect(planOf(account('enterprise', 'none'), 'marketData')).toBe('enterprise');
-    expect(planOf(account('enterprise', 'none'), 'prediction')).toBe('none');
+    expect(account('enterprise', 'none')[PLAN_FIELD.marketData]).toBe('enterprise');
+    expect(account('enterprise', 'none')[PLAN_FIELD.prediction]).toBe('none');
   });
 });
 

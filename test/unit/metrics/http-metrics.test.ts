@@ -1,15 +1,15 @@
 /**
- * `http.server.active_requests` (src/metrics/semconv/active-requests.ts): the answers in flight,
+ * `http.server.active_requests` (`createInFlight`, src/metrics/http-metrics.ts): the answers in flight,
  * and those whose client left let go before the set grows without a scrape.
  */
 import type { ServerResponse } from 'node:http';
-import { createActiveRequests } from '../../../../src/metrics/semconv/active-requests.js';
+import { createInFlight } from '../../../src/metrics/http-metrics.js';
 
 const response = (destroyed = false) => ({ req: { method: 'GET' }, destroyed, writableFinished: false }) as unknown as ServerResponse & { destroyed: boolean };
-const inFlight = (active: ReturnType<typeof createActiveRequests>) => active.points().points.reduce((n, p) => n + ('value' in p ? p.value : 0), 0);
+const inFlight = (active: ReturnType<typeof createInFlight>) => active.points().points.reduce((n, p) => n + ('value' in p ? p.value : 0), 0);
 
 it('counts the answers begun and not ended, by method', () => {
-  const active = createActiveRequests();
+  const active = createInFlight();
   const [a, b] = [response(), response()];
   active.begun(a);
   active.begun(b);
@@ -18,7 +18,7 @@ it('counts the answers begun and not ended, by method', () => {
 });
 
 it('lets go of an answer whose client left once the set passes 1 000, unscraped', () => {
-  const active = createActiveRequests();
+  const active = createInFlight();
   const left = response(true);
   active.begun(left);
   for (let i = 0; i < 1_000; i++) active.begun(response());
@@ -28,7 +28,7 @@ it('lets go of an answer whose client left once the set passes 1 000, unscraped'
 });
 
 it('holds on to every live answer, however many', () => {
-  const active = createActiveRequests();
+  const active = createInFlight();
   for (let i = 0; i < 5_000; i++) active.begun(response());
   expect(inFlight(active)).toBe(5_000);
 });
