@@ -15,7 +15,7 @@ import type { Classify } from './classify.js';
 import { ApiError } from '../domain/refusal.js';
 import type { QuotaService } from '../quota/index.js';
 import { QuotaUnavailableError } from '../quota/redis-quota.js';
-import { type Attributes, tracing } from '../telemetry/tracing.js';
+import { type Attributes, activeTracing } from '../telemetry/tracing.js';
 import { ADMISSION_WAIT_ALLOWED_MS, REQUEST_STATEMENT_MS, withinStoreDeadline } from '../deadline/request-deadline.js';
 
 /** What a target needs: a plan per product it reads; `open` when it reads no data (introspection), so no key is needed. */
@@ -240,7 +240,7 @@ export function createEdge(options: EdgeOptions): Edge {
     door: (entrance) => ({
       admit: (presented, input) => admit(entrance, presented, input),
       async serve(presented, input, answer) {
-        const traced = tracing();
+        const traced = activeTracing;
         const outcome = traced
           ? await traced.inSpan('admission', { 'mgw.transport': entrance.transport, 'mgw.variant': options.variant }, async (span) => {
               const admitted = await admit(entrance, presented, input);

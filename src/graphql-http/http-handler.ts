@@ -18,7 +18,7 @@ import type { PreparedOperation } from '../graphql/catalogue/prepare.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import type { createResponseCache } from '../graphql/answers/kept-answers.js';
 import { inOperationSpan } from '../telemetry/operation-span.js';
-import { tracing } from '../telemetry/tracing.js';
+import { activeTracing } from '../telemetry/tracing.js';
 import { runApollo } from './apollo-bridge.js';
 import { createCompiledRunner, type Ran } from './compiled-run.js';
 import { createGraphQLAnswers, type FormatError } from './graphql-answer.js';
@@ -122,7 +122,7 @@ export function createGraphQLHttpHandler(options: GraphQLHttpOptions) {
 
   /** An admitted operation, in its span when traced: its name, type and document id, and whether it ran or was kept. */
   function run(req: IncomingMessage, res: ServerResponse, type: string, body: unknown, request: GraphQLRequest, admitted: AdmittedOperation): Promise<unknown> {
-    const traced = tracing();
+    const traced = activeTracing;
     if (!traced) return runAdmitted(req, res, type, body, request, admitted);
     const { name, kind, id } = admitted.target;
     const work = () => runAdmitted(req, res, type, body, request, admitted);

@@ -8,7 +8,7 @@ import type { ExecutionArgs, ExecutionResult, GraphQLFormattedError, GraphQLSche
 import type { Principal } from '../auth/authenticator.js';
 import { admissionAttributes, type Edge, type Outcome } from '../edge/edge.js';
 import { boundedOperationName, operationSpanName } from '../telemetry/operation-span.js';
-import { type SpanHandle, tracing } from '../telemetry/tracing.js';
+import { type SpanHandle, activeTracing } from '../telemetry/tracing.js';
 import { ApiError } from '../domain/refusal.js';
 import { tooDeepJson, valueWithinDepth } from '../edge/json-depth.js';
 import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
@@ -95,7 +95,7 @@ export function createSubscriptionGate(options: GateOptions) {
 
     /** Admits a subscription; its start is a span when traced: the operation, and the admission's outcome. */
     admit(request: SubscriptionRequest): Promise<Admission> {
-      const traced = tracing();
+      const traced = activeTracing;
       if (!traced) return admit(request);
       const attributes = { 'mgw.transport': request.transport, 'mgw.variant': edge.variant, 'graphql.operation.type': 'subscription' };
       return traced.inSpan('subscription', attributes, (span) => admit(request, span));

@@ -19,7 +19,7 @@ import { loadOnce } from '../load-once.js';
 import { redactUrl } from '../logging/logger.js';
 import type { HttpMetrics } from '../metrics/http-metrics.js';
 import { sendJson } from '../rest/envelope.js';
-import { type Attributes, tracing } from '../telemetry/tracing.js';
+import { type Attributes, activeTracing } from '../telemetry/tracing.js';
 import { OPERATIONS_PATH } from '../rest/operation-documents.js';
 import { serveExplorer } from './explorer.js';
 import { answerOnSocket, createPipeline, type GatewayApp, type GatewayRoute, HTTP_LIMITS, type Step, stamp, whenFinished } from './http-server.js';
@@ -113,7 +113,7 @@ export function createVariantApp(options: VariantAppOptions): GatewayApp {
     const url = (this.req as { originalUrl?: string }).originalUrl ?? this.req.url ?? '/';
     const route = options.httpMetrics?.routeOf(pathOf(url)) ?? 'other';
     options.httpMetrics?.answered(this, variant, route, seconds);
-    tracing()?.endServer(this, route, this.statusCode);
+    activeTracing?.endServer(this, route, this.statusCode);
     if (!logger.isLevelEnabled('info')) return;
     logger.info(
       {
@@ -138,7 +138,7 @@ export function createVariantApp(options: VariantAppOptions): GatewayApp {
     (res as Timed)[STARTED] = performance.now();
     whenFinished(res, answered); // not res.on('finish'): see http-server.ts
     options.httpMetrics?.begun(res);
-    const traced = tracing();
+    const traced = activeTracing;
     if (!traced) return false;
     traced.serve(req, res, serverSpanAttributes(req, variant), () => afterStamp.handle(req, res));
     return true;

@@ -5,7 +5,7 @@
  * Read from the SDK's own counts at scrape time; absent while traces are off.
  */
 import type { Registry } from 'prom-client';
-import { tracing } from '../telemetry/tracing.js';
+import { activeTracing } from '../telemetry/tracing.js';
 
 const DROPPED = 'mgw_otel_spans_dropped_total';
 const DROPPED_HELP = 'Spans that never reached the collector, by error_type: queue_full (the bounded queue was full) or the failed export error';
@@ -13,7 +13,7 @@ const QUEUED = 'mgw_otel_span_queue_size';
 const QUEUED_HELP = 'Spans waiting in the exporter queue (bounded by OTEL_BSP_MAX_QUEUE_SIZE)';
 
 export function registerSpanExportCounts(registry: Registry): void {
-  const counts = async () => (await tracing()?.spanCounts?.()) ?? undefined;
+  const counts = async () => (await activeTracing?.spanCounts?.()) ?? undefined;
   registry.registerMetric({
     name: DROPPED,
     help: DROPPED_HELP,

@@ -14,7 +14,7 @@ import { createResponseCache } from '../graphql/answers/kept-answers.js';
 import type { GraphQLServices } from '../graphql/services.js';
 import type { Deprecations } from './deprecations.js';
 import { inOperationSpan } from '../telemetry/operation-span.js';
-import { tracing } from '../telemetry/tracing.js';
+import { activeTracing } from '../telemetry/tracing.js';
 import { sendError, sendJson, sendKept } from './envelope.js';
 import { createOperationDocuments, type RouteOperation } from './operation-documents.js';
 import { ignoredParams, parseRawQuery } from './params.js';
@@ -58,13 +58,13 @@ export function createFacadeHandler(options: FacadeOptions) {
     const apikey = query.get('apikey')?.[0];
     const presented = { key: presentedKey(req.headers.authorization, apikey, variant), misplacedKey: misplacedKey(req.headers, apikey, variant) };
     return door
-      .serve(presented, { req, res, path, query, route }, tracing() ? answerInSpan : answer)
+      .serve(presented, { req, res, path, query, route }, activeTracing ? answerInSpan : answer)
       .catch((error: unknown) => sendError(res, variant, classify('rest', error)));
   }
 
   /** Traced, an admitted route's answer is a span of its own, with its operation's span under it. */
   function answerInSpan(outcome: Outcome<PreparedRoute, RestParams>, input: RestInput): void | Promise<void> {
-    const traced = tracing();
+    const traced = activeTracing;
     if (!traced || !outcome.admitted) return answer(outcome, input);
     return traced.inSpan('rest envelope', { 'mgw.route': outcome.target.access.usageName }, async () => answer(outcome, input));
   }
@@ -83,7 +83,7 @@ export function createFacadeHandler(options: FacadeOptions) {
     if (!outcome.admitted) return sendError(res, variant, outcome.error);
     const { target: prepared, params, principal } = outcome;
     const { route } = prepared;
-    const traced = tracing();
+    const traced = activeTracing;
     let executed = false;
     /** Executes the route's operation in-process; a failed one becomes the ApiError to answer. */
     const run = async () => {

@@ -11,7 +11,7 @@ import { type Engine, migrateToLatest } from './migrations.js';
 import { withStatementDeadline } from './pg-deadline.js';
 import { REQUEST_STATEMENT_MS } from '../deadline/request-deadline.js';
 import type { Database } from './tables.js';
-import { tracing } from '../telemetry/tracing.js';
+import { activeTracing } from '../telemetry/tracing.js';
 import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
 
 export interface StoreConnection {
@@ -167,10 +167,10 @@ function withStatementCache(sqlite: BetterSqlite3.Database): { close(): void; pr
  * Off, Kysely gets no log hook and times nothing.
  */
 function tracedQueries(system: 'sqlite' | 'postgresql'): { log?: (event: LogEvent) => void } {
-  if (!tracing()) return {};
+  if (!activeTracing) return {};
   return {
     log(event) {
-      const traced = tracing();
+      const traced = activeTracing;
       if (!traced) return;
       const sql = event.query.sql;
       const operation = /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase() ?? 'QUERY';

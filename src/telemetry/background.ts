@@ -2,7 +2,7 @@
  * Background work (ingest ticks, polls, detectors, the brief, webhook deliveries) as root spans of
  * their own traces, free when tracing is off: one variable read, then the work runs as it is.
  */
-import { tracing } from './tracing.js';
+import { activeTracing } from './tracing.js';
 import type { Attributes, SpanHandle } from './types.js';
 
 /**
@@ -10,7 +10,7 @@ import type { Attributes, SpanHandle } from './types.js';
  * (a request that asked for it) and to `cause` (a `traceparent` kept with queued work).
  */
 export function inBackground<T>(name: string, attributes: () => Attributes, work: (span?: SpanHandle) => Promise<T>, cause?: string | null): Promise<T> {
-  const on = tracing();
+  const on = activeTracing;
   return on ? on.background(name, attributes(), work, cause ?? undefined) : work();
 }
 
@@ -18,4 +18,4 @@ export function inBackground<T>(name: string, attributes: () => Attributes, work
 export const NO_ATTRIBUTES = (): Attributes => ({});
 
 /** The current span's `traceparent`, to keep with work queued for later; undefined when off or outside a span. */
-export const currentTraceparent = (): string | undefined => tracing()?.traceparent();
+export const currentTraceparent = (): string | undefined => activeTracing?.traceparent();

@@ -2,7 +2,7 @@
  * Client spans for requests that leave the process (upstream polls, webhook deliveries), free when
  * tracing is off: one variable read, and the request goes out without a `traceparent`.
  */
-import { tracing } from './tracing.js';
+import { activeTracing } from './tracing.js';
 import type { Attributes, SpanHandle } from './types.js';
 
 /**
@@ -48,6 +48,6 @@ export function sendTraced<T>(
   path: 'public' | 'secret',
   work: (headers: Readonly<Record<string, string>>, span?: SpanHandle) => Promise<T>,
 ): Promise<T> {
-  const on = tracing();
+  const on = activeTracing;
   return on ? on.client(method, clientAttributes(method, url, path), (span, headers) => work(headers, span)) : work(NO_HEADERS);
 }

@@ -5,7 +5,7 @@
  * free when tracing is off: one variable read per command, then ioredis as it is.
  */
 import type { Command, Redis } from 'ioredis';
-import { tracing } from './tracing.js';
+import { activeTracing } from './tracing.js';
 import type { Attributes, SpanHandle } from './types.js';
 
 type Send = Redis['sendCommand'];
@@ -59,7 +59,7 @@ function traceCommands(redis: Redis, server: Attributes): void {
   // A command may pass here again (a resend after a reconnect): it has its span already.
   const seen = new WeakSet<Command>();
   redis.sendCommand = (command, stream) => {
-    const on = tracing();
+    const on = activeTracing;
     // A pipeline's commands come with its stream: the pipeline's span covers them.
     if (!on || stream || seen.has(command)) return send(command, stream);
     seen.add(command);
@@ -85,7 +85,7 @@ function traceCommands(redis: Redis, server: Attributes): void {
 function traceBatch<P extends Batch>(batch: P, kind: 'PIPELINE' | 'MULTI', server: Attributes): P {
   const exec = batch.exec;
   batch.exec = function (this: Batch, callback?: unknown) {
-    const on = tracing();
+    const on = activeTracing;
     if (!on) return exec.call(this, callback);
     const names = (this._queue ?? []).map((c) => c.name.toUpperCase()).filter((name) => kind !== 'MULTI' || (name !== 'MULTI' && name !== 'EXEC'));
     const attributes = {

@@ -10,10 +10,11 @@ import type { Attributes, OtelEnv, SpanHandle, Tracing } from './types.js';
 
 export type { Attributes, OtelEnv, SpanHandle, Tracing } from './types.js';
 
-let active: Tracing | undefined;
-
-/** The tracing in force, or undefined (the usual case: nothing to do). */
-export const tracing = (): Tracing | undefined => active;
+/**
+ * The tracing in force, or undefined (the usual case: nothing to do). A live binding, read where it
+ * is needed: a request with tracing off reads one variable and enters no code of this module.
+ */
+export let activeTracing: Tracing | undefined;
 
 /** True when the standard variables ask for traces: an OTLP endpoint, and the SDK not disabled. */
 export function tracingRequested(env: OtelEnv): boolean {
@@ -30,11 +31,11 @@ export async function startTracing(env: OtelEnv, warn: (message: string) => void
   if (!tracingRequested(env)) return undefined;
   const { createTracing } = await import('./otel.js');
   const started = await createTracing(env, warn);
-  active = started;
+  activeTracing = started;
   return {
     ...started,
     shutdown: async (timeoutMs) => {
-      if (active === started) active = undefined;
+      if (activeTracing === started) activeTracing = undefined;
       await started.shutdown(timeoutMs);
     },
   };
@@ -42,11 +43,11 @@ export async function startTracing(env: OtelEnv, warn: (message: string) => void
 
 /** Runs `work` in a span when tracing is on; just runs it otherwise. */
 export function inSpan<T>(name: string, attributes: () => Attributes, work: (span?: SpanHandle) => Promise<T>): Promise<T> {
-  const on = active;
+  const on = activeTracing;
   return on ? on.inSpan(name, attributes(), work) : work();
 }
 
 /** pino's mixin: the current trace and span ids on each log line of a traced request. */
 export function traceIdsMixin(): object {
-  return active?.ids() ?? {};
+  return activeTracing?.ids() ?? {};
 }
