@@ -3,7 +3,17 @@
  * that changes something; test/support/dashboard-browser.ts has the suite and says what it covers,
  * dashboard-browser-laptop.test.ts runs it at 1280 px beside this file.
  */
-import { accountOf, describeAtWidth, maybe, newContext, service, signUpAndIn, underLoad, setUpDashboardBrowser, WIDTHS } from '../support/dashboard-browser.js';
+import {
+  accountOf,
+  describeAtWidth,
+  maybe,
+  newContext,
+  service,
+  setUpDashboardBrowser,
+  signUpAndInOverHttp,
+  underLoad,
+  WIDTHS,
+} from '../support/dashboard-browser.js';
 
 setUpDashboardBrowser();
 describeAtWidth(WIDTHS[0]);
@@ -14,7 +24,7 @@ maybe(
     const context = await newContext(WIDTHS[0]);
     const page = await context.newPage();
     try {
-      await signUpAndIn(page, service().urls.a, 'double-alert@example.com');
+      await signUpAndInOverHttp(page, service().urls.a, 'double-alert@example.com');
       await service().service.store.accounts.setPlans(await accountOf('double-alert@example.com'), { marketDataPlan: 'pro' }, Date.now());
       await page.getByRole('link', { name: 'Alerts' }).click();
       const load = await underLoad(page, '/account/alerts');

@@ -12,12 +12,15 @@
  * and sign-up pages once per listener and width): no serious or critical violation, and no page
  * wider than the window.
  */
-import AxeBuilder from '@axe-core/playwright';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import type { AxeResults } from 'axe-core';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { utcDate } from '../../src/domain/time.js';
 import { openBrowser } from './browser.js';
-import { runCli } from './cli.js';
+import { runCliInProcess } from './cli-in-process.js';
+import { csrfOf } from './dashboard.js';
 import { bearer, realSecond, startTestService, TestClock, type TestService } from './service.js';
 import { gated } from './gates.js';
 import { within } from './wait.js';
@@ -61,9 +64,24 @@ export async function newContext(width: number): Promise<BrowserContext> {
   return context;
 }
 
+/** axe-core's minified build (the same rules as its full source, less than half the text to compile per page). */
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe-core run in the page itself, put there once per document. @axe-core/playwright's runner put
+ * the unminified source there and again into a blank page of its own for every audit, each then
+ * compiled: most of the suite's time. Its runner exists for frames; the dashboard's pages have none.
+ */
+async function runAxe(page: Page): Promise<AxeResults> {
+  expect(page.frames()).toHaveLength(1);
+  if (!(await page.evaluate<boolean>('typeof window.axe === "object"'))) await page.evaluate(AXE_SOURCE);
+  // Only the violations are read: the other result types keep their first node, not each one.
+  return page.evaluate<AxeResults>(`axe.run(document, { resultTypes: ['violations'] })`);
+}
+
 /** axe-core on the page as it is now; serious and critical findings are kept for the last test. */
 async function audit(page: Page, name: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze();
+  const result = await runAxe(page);
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   // Usable at the window's width: nothing wider than it, so nothing to scroll sideways for.
   const fits = await page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth');
@@ -73,20 +91,15 @@ async function audit(page: Page, name: string): Promise<void> {
   });
 }
 
-/** The listeners and widths whose sign-in and sign-up pages axe has checked: the same two pages every time. */
-const signUpAudited = new Set<string>();
-
-/** Signs a new customer up and in; the first time per listener and width, axe checks both pages (`audited: true` says already done elsewhere). */
-export async function signUpAndIn(page: Page, base: string, email: string, { audited = false } = {}): Promise<void> {
-  const where = `${base} ${page.viewportSize()?.width}`;
-  const auditNow = !audited && !signUpAudited.has(where);
-  signUpAudited.add(where);
+/** Signs a new customer up and in through both forms, which axe checks. */
+async function signUpAndIn(page: Page, base: string, email: string): Promise<void> {
+  const width = page.viewportSize()?.width;
   await page.goto(`${base}/account`);
-  if (auditNow) await audit(page, 'sign in');
+  await audit(page, `${width} px: sign in`);
   // Both pages have an Email field: each fill waits for the page it means, not the one leaving.
   await page.getByRole('link', { name: 'Create account' }).click();
   await page.waitForURL((url) => url.pathname === '/account/sign-up');
-  if (auditNow) await audit(page, 'create account');
+  await audit(page, `${width} px: create account`);
   await page.getByRole('textbox', { name: 'Email' }).fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Create account' }).click();
@@ -94,6 +107,21 @@ export async function signUpAndIn(page: Page, base: string, email: string, { aud
   await page.getByRole('textbox', { name: 'Email' }).fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('table', { name: 'API keys' }).waitFor();
+}
+
+/**
+ * A new customer signed up and in by the context's own HTTP client, whose cookies are the page's,
+ * then API keys opened: for the tests whose subject is not the sign-up (signUpAndIn's customer goes
+ * through both forms at each width), four page loads fewer.
+ */
+export async function signUpAndInOverHttp(page: Page, base: string, email: string): Promise<void> {
+  for (const path of ['/account/sign-up', '/account/sign-in']) {
+    const form = await page.request.get(`${base}${path}`);
+    const sent = await page.request.post(`${base}${path}`, { form: { csrf: csrfOf(await form.text()), email, password: PASSWORD }, maxRedirects: 0 });
+    expect(sent.status()).toBe(303);
+  }
+  await page.goto(`${base}/account/keys`);
   await page.getByRole('table', { name: 'API keys' }).waitFor();
 }
 
@@ -161,7 +189,7 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
         const page = await context.newPage();
         await signUpAndIn(page, t.urls.a, `${width}-customer@example.com`);
         // The operator gives the account Pro on both products (as a customer's purchase would).
-        const plan = await runCli(['accounts', 'set-plan', `${width}-customer@example.com`, '--market-data', 'pro', '--prediction', 'pro'], {
+        const plan = await runCliInProcess(['accounts', 'set-plan', `${width}-customer@example.com`, '--market-data', 'pro', '--prediction', 'pro'], {
           DATA_DIR: t.dataDir,
         });
         expect(plan.code).toBe(0);
@@ -245,7 +273,7 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
         const context = await newContext(width);
         const page = await context.newPage();
         try {
-          await signUpAndIn(page, t.urls.a, `${width}-enterprise@example.com`);
+          await signUpAndInOverHttp(page, t.urls.a, `${width}-enterprise@example.com`);
           await t.service.store.accounts.setPlans(await accountOf(`${width}-enterprise@example.com`), { marketDataPlan: 'enterprise' }, Date.now());
           await page.getByRole('link', { name: 'Webhooks' }).click();
           await audit(page, `${width} px: Webhooks`);
@@ -291,7 +319,7 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
         const context = await newContext(width);
         const page = await context.newPage();
         try {
-          await signUpAndIn(page, t.urls.a, `${width}-reloading@example.com`);
+          await signUpAndInOverHttp(page, t.urls.a, `${width}-reloading@example.com`);
           const load = await underLoad(page, '/account/keys');
           await page.getByRole('textbox', { name: 'Key name' }).fill('desk');
           await load.doubleClick(page.getByRole('button', { name: 'Create key' }));
@@ -321,8 +349,7 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
         await page.goto(`${t.urls.b}${path}`);
         await audit(page, `${width} px: ` + `B ${path}`);
       }
-      // B's sign-in and sign-up pages were checked just above.
-      await signUpAndIn(page, t.urls.b, `${width}-b-customer@example.com`, { audited: true });
+      await signUpAndInOverHttp(page, t.urls.b, `${width}-b-customer@example.com`);
       await audit(page, `${width} px: B API keys (no Pro plan)`);
       await context.close();
       // Its own four pages at least, so that it checks something when run alone (`jest -t`); every page audited by any test.
