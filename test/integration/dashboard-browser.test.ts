@@ -7,7 +7,7 @@ import {
   accountOf,
   describeAtWidth,
   maybe,
-  newContext,
+  newPage,
   service,
   setUpDashboardBrowser,
   signUpAndInOverHttp,
@@ -21,8 +21,7 @@ describeAtWidth(WIDTHS[0]);
 maybe(
   'every dashboard form that changes something is sent once under load: a double click on "Create alert" makes one alert',
   async () => {
-    const context = await newContext(WIDTHS[0]);
-    const page = await context.newPage();
+    const page = await newPage(WIDTHS[0]);
     try {
       await signUpAndInOverHttp(page, service().urls.a, 'double-alert@example.com');
       await service().service.store.accounts.setPlans(await accountOf('double-alert@example.com'), { marketDataPlan: 'pro' }, Date.now());
@@ -38,7 +37,7 @@ maybe(
       // Every POST form of every page carries the same script (the layout's), which acts on any form sent by POST.
       expect(await page.locator('script[src="/account/assets/dashboard.js"]').count()).toBe(1);
     } finally {
-      await context.close();
+      await page.close();
     }
   },
   60_000,

@@ -44,7 +44,7 @@ export function setUpDashboardBrowser(): void {
     browser = await openBrowser();
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await browser?.close(); // its contexts with it
     await t?.close();
   });
 }
@@ -55,13 +55,31 @@ export const service = (): TestService => t;
 /** The widths the suite runs at: a phone (390 px) and a laptop (1280 px). */
 export const WIDTHS = [390, 1280] as const;
 
-export async function newContext(width: number): Promise<BrowserContext> {
+/**
+ * The file's one context per width, each with a blank page kept open. Headless Chromium gives a
+ * context a window, and a window WebUI pages of its own (the omnibox's popups) that cost more CPU
+ * than a test's pages; a window closes with its last page. The tests' isolation is their cookies
+ * and permissions, which newPage clears.
+ */
+const contexts = new Map<number, Promise<BrowserContext>>();
+
+async function openContext(width: number): Promise<BrowserContext> {
   const context = await browser!.newContext({ viewport: { width, height: 900 } });
   await context.route('**/*', (route) => {
     const { hostname } = new URL(route.request().url());
     return hostname === '127.0.0.1' ? route.continue() : route.abort('internetdisconnected');
   });
+  await context.newPage();
   return context;
+}
+
+/** A page at `width` for one test, signed in as nobody and granted nothing; the test closes it. */
+export async function newPage(width: number): Promise<Page> {
+  if (!contexts.has(width)) contexts.set(width, openContext(width));
+  const context = await contexts.get(width)!;
+  await context.clearCookies();
+  await context.clearPermissions();
+  return context.newPage();
 }
 
 /** axe-core's minified build (the same rules as its full source, less than half the text to compile per page). */
@@ -134,15 +152,14 @@ const noticeShown = (page: Page, text: string) => page.getByRole('status').filte
 export const accountOf = async (email: string) => (await t.service.store.users.findByEmail(email))!.accountId;
 
 /**
- * The dashboard under load, as the customer meets it: the page's CPU slowed 4x (CDP) and each POST
- * to `path` held by a slow server until a second one comes or a second passes. `doubleClick` clicks
- * `button` twice, the second click once the first send is on its way (as a slow page lets a double
- * click do; Chromium then sends the form again, cancelling the first navigation, and the customer saw
- * the refusal of the second send). `posts` counts the POSTs the page sent.
+ * The dashboard under load, as the customer meets it: the page's CPU slowed 4x (CDP) from the first
+ * click and each POST to `path` held by a slow server until a second one comes or a second passes.
+ * `doubleClick` clicks `button` twice, the second click once the first send is on its way (as a slow
+ * page lets a double click do; Chromium then sends the form again, cancelling the first navigation,
+ * and the customer saw the refusal of the second send). `posts` counts the POSTs the page sent.
  */
 export async function underLoad(page: Page, path: string) {
   const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
   let posts = 0;
   let firstSent: () => void = () => undefined;
   const first = new Promise<void>((resolve) => {
@@ -168,6 +185,7 @@ export async function underLoad(page: Page, path: string) {
       await button.scrollIntoViewIfNeeded();
       const box = (await button.boundingBox())!;
       const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
       await page.mouse.click(x, y);
       await first;
       await page.mouse.click(x, y);
@@ -185,8 +203,7 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
     maybe(
       'a customer: key, both APIs, usage, an alert, revocation within 2 s, sign-out',
       async () => {
-        const context = await newContext(width);
-        const page = await context.newPage();
+        const page = await newPage(width);
         await signUpAndIn(page, t.urls.a, `${width}-customer@example.com`);
         // The operator gives the account Pro on both products (as a customer's purchase would).
         const plan = await runCliInProcess(['accounts', 'set-plan', `${width}-customer@example.com`, '--market-data', 'pro', '--prediction', 'pro'], {
@@ -204,7 +221,7 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
         // Its Copy button puts exactly the key on the clipboard (public/dashboard/dashboard.js). The
         // clipboard is the browser's, shared by the contexts of both widths running at once: what
         // this page wrote is read from its own record of the write, which then went through as usual.
-        await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.urls.a });
+        await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.urls.a });
         await page.evaluate(`{
           const write = navigator.clipboard.writeText.bind(navigator.clipboard);
           navigator.clipboard.writeText = (text) => { window.copied = text; return write(text); };
@@ -261,7 +278,7 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
         await page.getByRole('button', { name: 'Sign out' }).click();
         await page.getByRole('button', { name: 'Sign in' }).waitFor();
         expect(new URL(page.url()).pathname).toBe('/account/sign-in');
-        await context.close();
+        await page.close();
       },
       90_000,
     );
@@ -270,8 +287,7 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
       'an Enterprise account adds a webhook endpoint on a loopback receiver, sends a test and sees the delivery',
       async () => {
         const receiver = await startWebhookReceiver();
-        const context = await newContext(width);
-        const page = await context.newPage();
+        const page = await newPage(width);
         try {
           await signUpAndInOverHttp(page, t.urls.a, `${width}-enterprise@example.com`);
           await t.service.store.accounts.setPlans(await accountOf(`${width}-enterprise@example.com`), { marketDataPlan: 'enterprise' }, Date.now());
@@ -306,7 +322,7 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
           });
           await audit(page, `${width} px: Webhooks, deliveries`);
         } finally {
-          await context.close();
+          await page.close();
           await receiver.close();
         }
       },
@@ -316,8 +332,7 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
     maybe(
       'a double click on "Create key" under load sends the form once and shows the key; a reload of that page makes no second key',
       async () => {
-        const context = await newContext(width);
-        const page = await context.newPage();
+        const page = await newPage(width);
         try {
           await signUpAndInOverHttp(page, t.urls.a, `${width}-reloading@example.com`);
           const load = await underLoad(page, '/account/keys');
@@ -335,7 +350,7 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
           expect(await page.getByRole('textbox', { name: 'New API key' }).count()).toBe(0);
           expect(await rows.count()).toBe(1);
         } finally {
-          await context.close();
+          await page.close();
         }
       },
       60_000,
@@ -343,15 +358,14 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
 
     maybe('axe-core: no serious or critical violation on any page, signed in or out (and on the B listener)', async () => {
       const before = violations.length; // the pages the tests above audited, when they ran
-      const context = await newContext(width);
-      const page = await context.newPage();
+      const page = await newPage(width);
       for (const path of ['/account/sign-in', '/account/sign-up', '/account/reset']) {
         await page.goto(`${t.urls.b}${path}`);
         await audit(page, `${width} px: ` + `B ${path}`);
       }
       await signUpAndInOverHttp(page, t.urls.b, `${width}-b-customer@example.com`);
       await audit(page, `${width} px: B API keys (no Pro plan)`);
-      await context.close();
+      await page.close();
       // Its own four pages at least, so that it checks something when run alone (`jest -t`); every page audited by any test.
       expect(violations.length - before).toBeGreaterThanOrEqual(4);
       expect(violations.filter((v) => v.ids.length > 0)).toEqual([]);
