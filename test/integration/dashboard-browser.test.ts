@@ -3,7 +3,17 @@
  * that changes something; test/support/dashboard-browser.ts has the suite and says what it covers,
  * dashboard-browser-laptop.test.ts runs it at 1280 px beside this file.
  */
-import { accountOf, describeAtWidth, maybe, newContext, service, signUpAndIn, underLoad, setUpDashboardBrowser, WIDTHS } from '../support/dashboard-browser.js';
+import {
+  accountOf,
+  describeAtWidth,
+  maybe,
+  newPage,
+  service,
+  setUpDashboardBrowser,
+  signUpAndInOverHttp,
+  underLoad,
+  WIDTHS,
+} from '../support/dashboard-browser.js';
 
 setUpDashboardBrowser();
 describeAtWidth(WIDTHS[0]);
@@ -11,10 +21,9 @@ describeAtWidth(WIDTHS[0]);
 maybe(
   'every dashboard form that changes something is sent once under load: a double click on "Create alert" makes one alert',
   async () => {
-    const context = await newContext(WIDTHS[0]);
-    const page = await context.newPage();
+    const page = await newPage(WIDTHS[0]);
     try {
-      await signUpAndIn(page, service().urls.a, 'double-alert@example.com');
+      await signUpAndInOverHttp(page, service().urls.a, 'double-alert@example.com');
       await service().service.store.accounts.setPlans(await accountOf('double-alert@example.com'), { marketDataPlan: 'pro' }, Date.now());
       await page.getByRole('link', { name: 'Alerts' }).click();
       const load = await underLoad(page, '/account/alerts');
@@ -28,7 +37,7 @@ maybe(
       // Every POST form of every page carries the same script (the layout's), which acts on any form sent by POST.
       expect(await page.locator('script[src="/account/assets/dashboard.js"]').count()).toBe(1);
     } finally {
-      await context.close();
+      await page.close();
     }
   },
   60_000,

@@ -12,12 +12,15 @@
  * and sign-up pages once per listener and width): no serious or critical violation, and no page
  * wider than the window.
  */
-import AxeBuilder from '@axe-core/playwright';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import type { AxeResults } from 'axe-core';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { utcDate } from '../../src/domain/time.js';
 import { openBrowser } from './browser.js';
-import { runCli } from './cli.js';
+import { runCliInProcess } from './cli-in-process.js';
+import { csrfOf } from './dashboard.js';
 import { bearer, realSecond, startTestService, TestClock, type TestService } from './service.js';
 import { gated } from './gates.js';
 import { within } from './wait.js';
@@ -41,7 +44,7 @@ export function setUpDashboardBrowser(): void {
     browser = await openBrowser();
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
+    await browser?.close(); // its contexts with it
     await t?.close();
   });
 }
@@ -52,18 +55,51 @@ export const service = (): TestService => t;
 /** The widths the suite runs at: a phone (390 px) and a laptop (1280 px). */
 export const WIDTHS = [390, 1280] as const;
 
-export async function newContext(width: number): Promise<BrowserContext> {
+/**
+ * The file's one context per width, each with a blank page kept open. Headless Chromium gives a
+ * context a window, and a window WebUI pages of its own (the omnibox's popups) that cost more CPU
+ * than a test's pages; a window closes with its last page. The tests' isolation is their cookies
+ * and permissions, which newPage clears.
+ */
+const contexts = new Map<number, Promise<BrowserContext>>();
+
+async function openContext(width: number): Promise<BrowserContext> {
   const context = await browser!.newContext({ viewport: { width, height: 900 } });
   await context.route('**/*', (route) => {
     const { hostname } = new URL(route.request().url());
     return hostname === '127.0.0.1' ? route.continue() : route.abort('internetdisconnected');
   });
+  await context.newPage();
   return context;
+}
+
+/** A page at `width` for one test, signed in as nobody and granted nothing; the test closes it. */
+export async function newPage(width: number): Promise<Page> {
+  if (!contexts.has(width)) contexts.set(width, openContext(width));
+  const context = await contexts.get(width)!;
+  await context.clearCookies();
+  await context.clearPermissions();
+  return context.newPage();
+}
+
+/** axe-core's minified build (the same rules as its full source, less than half the text to compile per page). */
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe-core run in the page itself, put there once per document. @axe-core/playwright's runner put
+ * the unminified source there and again into a blank page of its own for every audit, each then
+ * compiled: most of the suite's time. Its runner exists for frames; the dashboard's pages have none.
+ */
+async function runAxe(page: Page): Promise<AxeResults> {
+  expect(page.frames()).toHaveLength(1);
+  if (!(await page.evaluate<boolean>('typeof window.axe === "object"'))) await page.evaluate(AXE_SOURCE);
+  // Only the violations are read: the other result types keep their first node, not each one.
+  return page.evaluate<AxeResults>(`axe.run(document, { resultTypes: ['violations'] })`);
 }
 
 /** axe-core on the page as it is now; serious and critical findings are kept for the last test. */
 async function audit(page: Page, name: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze();
+  const result = await runAxe(page);
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   // Usable at the window's width: nothing wider than it, so nothing to scroll sideways for.
   const fits = await page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth');
@@ -73,20 +109,15 @@ async function audit(page: Page, name: string): Promise<void> {
   });
 }
 
-/** The listeners and widths whose sign-in and sign-up pages axe has checked: the same two pages every time. */
-const signUpAudited = new Set<string>();
-
-/** Signs a new customer up and in; the first time per listener and width, axe checks both pages (`audited: true` says already done elsewhere). */
-export async function signUpAndIn(page: Page, base: string, email: string, { audited = false } = {}): Promise<void> {
-  const where = `${base} ${page.viewportSize()?.width}`;
-  const auditNow = !audited && !signUpAudited.has(where);
-  signUpAudited.add(where);
+/** Signs a new customer up and in through both forms, which axe checks. */
+async function signUpAndIn(page: Page, base: string, email: string): Promise<void> {
+  const width = page.viewportSize()?.width;
   await page.goto(`${base}/account`);
-  if (auditNow) await audit(page, 'sign in');
+  await audit(page, `${width} px: sign in`);
   // Both pages have an Email field: each fill waits for the page it means, not the one leaving.
   await page.getByRole('link', { name: 'Create account' }).click();
   await page.waitForURL((url) => url.pathname === '/account/sign-up');
-  if (auditNow) await audit(page, 'create account');
+  await audit(page, `${width} px: create account`);
   await page.getByRole('textbox', { name: 'Email' }).fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Create account' }).click();
@@ -94,6 +125,21 @@ export async function signUpAndIn(page: Page, base: string, email: string, { aud
   await page.getByRole('textbox', { name: 'Email' }).fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('table', { name: 'API keys' }).waitFor();
+}
+
+/**
+ * A new customer signed up and in by the context's own HTTP client, whose cookies are the page's,
+ * then API keys opened: for the tests whose subject is not the sign-up (signUpAndIn's customer goes
+ * through both forms at each width), four page loads fewer.
+ */
+export async function signUpAndInOverHttp(page: Page, base: string, email: string): Promise<void> {
+  for (const path of ['/account/sign-up', '/account/sign-in']) {
+    const form = await page.request.get(`${base}${path}`);
+    const sent = await page.request.post(`${base}${path}`, { form: { csrf: csrfOf(await form.text()), email, password: PASSWORD }, maxRedirects: 0 });
+    expect(sent.status()).toBe(303);
+  }
+  await page.goto(`${base}/account/keys`);
   await page.getByRole('table', { name: 'API keys' }).waitFor();
 }
 
@@ -106,15 +152,14 @@ const noticeShown = (page: Page, text: string) => page.getByRole('status').filte
 export const accountOf = async (email: string) => (await t.service.store.users.findByEmail(email))!.accountId;
 
 /**
- * The dashboard under load, as the customer meets it: the page's CPU slowed 4x (CDP) and each POST
- * to `path` held by a slow server until a second one comes or a second passes. `doubleClick` clicks
- * `button` twice, the second click once the first send is on its way (as a slow page lets a double
- * click do; Chromium then sends the form again, cancelling the first navigation, and the customer saw
- * the refusal of the second send). `posts` counts the POSTs the page sent.
+ * The dashboard under load, as the customer meets it: the page's CPU slowed 4x (CDP) from the first
+ * click and each POST to `path` held by a slow server until a second one comes or a second passes.
+ * `doubleClick` clicks `button` twice, the second click once the first send is on its way (as a slow
+ * page lets a double click do; Chromium then sends the form again, cancelling the first navigation,
+ * and the customer saw the refusal of the second send). `posts` counts the POSTs the page sent.
  */
 export async function underLoad(page: Page, path: string) {
   const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
   let posts = 0;
   let firstSent: () => void = () => undefined;
   const first = new Promise<void>((resolve) => {
@@ -140,6 +185,7 @@ export async function underLoad(page: Page, path: string) {
       await button.scrollIntoViewIfNeeded();
       const box = (await button.boundingBox())!;
       const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
       await page.mouse.click(x, y);
       await first;
       await page.mouse.click(x, y);
@@ -157,11 +203,10 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
     maybe(
       'a customer: key, both APIs, usage, an alert, revocation within 2 s, sign-out',
       async () => {
-        const context = await newContext(width);
-        const page = await context.newPage();
+        const page = await newPage(width);
         await signUpAndIn(page, t.urls.a, `${width}-customer@example.com`);
         // The operator gives the account Pro on both products (as a customer's purchase would).
-        const plan = await runCli(['accounts', 'set-plan', `${width}-customer@example.com`, '--market-data', 'pro', '--prediction', 'pro'], {
+        const plan = await runCliInProcess(['accounts', 'set-plan', `${width}-customer@example.com`, '--market-data', 'pro', '--prediction', 'pro'], {
           DATA_DIR: t.dataDir,
         });
         expect(plan.code).toBe(0);
@@ -176,7 +221,7 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
         // Its Copy button puts exactly the key on the clipboard (public/dashboard/dashboard.js). The
         // clipboard is the browser's, shared by the contexts of both widths running at once: what
         // this page wrote is read from its own record of the write, which then went through as usual.
-        await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.urls.a });
+        await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.urls.a });
         await page.evaluate(`{
           const write = navigator.clipboard.writeText.bind(navigator.clipboard);
           navigator.clipboard.writeText = (text) => { window.copied = text; return write(text); };
@@ -233,7 +278,7 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
         await page.getByRole('button', { name: 'Sign out' }).click();
         await page.getByRole('button', { name: 'Sign in' }).waitFor();
         expect(new URL(page.url()).pathname).toBe('/account/sign-in');
-        await context.close();
+        await page.close();
       },
       90_000,
     );
@@ -242,10 +287,9 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
       'an Enterprise account adds a webhook endpoint on a loopback receiver, sends a test and sees the delivery',
       async () => {
         const receiver = await startWebhookReceiver();
-        const context = await newContext(width);
-        const page = await context.newPage();
+        const page = await newPage(width);
         try {
-          await signUpAndIn(page, t.urls.a, `${width}-enterprise@example.com`);
+          await signUpAndInOverHttp(page, t.urls.a, `${width}-enterprise@example.com`);
           await t.service.store.accounts.setPlans(await accountOf(`${width}-enterprise@example.com`), { marketDataPlan: 'enterprise' }, Date.now());
           await page.getByRole('link', { name: 'Webhooks' }).click();
           await audit(page, `${width} px: Webhooks`);
@@ -278,7 +322,7 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
           });
           await audit(page, `${width} px: Webhooks, deliveries`);
         } finally {
-          await context.close();
+          await page.close();
           await receiver.close();
         }
       },
@@ -288,10 +332,9 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
     maybe(
       'a double click on "Create key" under load sends the form once and shows the key; a reload of that page makes no second key',
       async () => {
-        const context = await newContext(width);
-        const page = await context.newPage();
+        const page = await newPage(width);
         try {
-          await signUpAndIn(page, t.urls.a, `${width}-reloading@example.com`);
+          await signUpAndInOverHttp(page, t.urls.a, `${width}-reloading@example.com`);
           const load = await underLoad(page, '/account/keys');
           await page.getByRole('textbox', { name: 'Key name' }).fill('desk');
           await load.doubleClick(page.getByRole('button', { name: 'Create key' }));
@@ -307,7 +350,7 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
           expect(await page.getByRole('textbox', { name: 'New API key' }).count()).toBe(0);
           expect(await rows.count()).toBe(1);
         } finally {
-          await context.close();
+          await page.close();
         }
       },
       60_000,
@@ -315,16 +358,14 @@ export function describeAtWidth(width: (typeof WIDTHS)[number]): void {
 
     maybe('axe-core: no serious or critical violation on any page, signed in or out (and on the B listener)', async () => {
       const before = violations.length; // the pages the tests above audited, when they ran
-      const context = await newContext(width);
-      const page = await context.newPage();
+      const page = await newPage(width);
       for (const path of ['/account/sign-in', '/account/sign-up', '/account/reset']) {
         await page.goto(`${t.urls.b}${path}`);
         await audit(page, `${width} px: ` + `B ${path}`);
       }
-      // B's sign-in and sign-up pages were checked just above.
-      await signUpAndIn(page, t.urls.b, `${width}-b-customer@example.com`, { audited: true });
+      await signUpAndInOverHttp(page, t.urls.b, `${width}-b-customer@example.com`);
       await audit(page, `${width} px: B API keys (no Pro plan)`);
-      await context.close();
+      await page.close();
       // Its own four pages at least, so that it checks something when run alone (`jest -t`); every page audited by any test.
       expect(violations.length - before).toBeGreaterThanOrEqual(4);
       expect(violations.filter((v) => v.ids.length > 0)).toEqual([]);
