@@ -9,14 +9,18 @@ import { traceRedisCommands } from '../telemetry/redis-commands.js';
 
 export const REDIS_COMMAND_TIMEOUT_MS = 300;
 
-/** ioredis is loaded only here, with REDIS_URL set: an embedded installation does not hold it (with nodemailer, 3.7 MB of RSS). */
-export async function createRedisClient(url: string, logger: Logger): Promise<Redis> {
+/**
+ * ioredis is loaded only here, with REDIS_URL set: an embedded installation does not hold it (with
+ * nodemailer, 3.7 MB of RSS). `commandTimeoutMs`: the service's requests fail fast; a test that
+ * shares its event loop with services may allow more.
+ */
+export async function createRedisClient(url: string, logger: Logger, commandTimeoutMs = REDIS_COMMAND_TIMEOUT_MS): Promise<Redis> {
   const { Redis } = await import('ioredis');
   // Each command a client span of the request or job that sends it, when tracing is on.
   const redis = traceRedisCommands(
     new Redis(url, {
       enableOfflineQueue: false,
-      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+      commandTimeout: commandTimeoutMs,
       connectTimeout: 1_000,
       maxRetriesPerRequest: 0,
       retryStrategy: (attempt) => Math.min(100 * attempt, 1_000),
