@@ -79,12 +79,21 @@ maybe(
     const acknowledged: string[] = [];
     for (let i = 0; i < 3; i++) acknowledged.push((await create(-i - 1)).body.data.createPriceAlert.id);
     fill(path.join(small, 'filler'));
-    let refusal: { code?: string } | undefined;
-    for (let i = 0; i < 2_000 && !refusal; i++) {
-      const res = await create(i);
-      if (res.body.data?.createPriceAlert) acknowledged.push(res.body.data.createPriceAlert.id);
-      else refusal = { code: res.body.errors?.[0]?.extensions?.code };
-    }
+    /**
+     * Alerts created until one is refused: the refusal. A checkpoint that completes lets SQLite
+     * write its WAL file again from the start, space the file system no longer counts as free; each
+     * check below that needs a write to fail first uses that space up, so it meets a full disk.
+     */
+    let sent = 0;
+    const writeUntilRefused = async () => {
+      for (let i = 0; i < 2_000; i++) {
+        const res = await create(sent++);
+        if (!res.body.data?.createPriceAlert) return { code: res.body.errors?.[0]?.extensions?.code as string | undefined };
+        acknowledged.push(res.body.data.createPriceAlert.id);
+      }
+      return undefined;
+    };
+    const refusal = await writeUntilRefused();
     // A resolver's error: the operation answers, with the code (SQLite rolled back the write itself).
     expect({ ...refusal, log: refusal?.code === 'SERVICE_UNAVAILABLE' ? 'ok' : logLines.slice(-2) }).toEqual({ code: 'SERVICE_UNAVAILABLE', log: 'ok' });
     expect(logLines.some((line) => /disk is full/.test(line))).toBe(true);
@@ -94,6 +103,7 @@ maybe(
     expect((await t.a.get('/api/v1/markets?limit=1').set(bearer(key))).status).toBe(200);
     // A metered key's day count cannot be kept: refused as a dependency failure, never admitted
     // unmetered (as when Redis is down), in the envelope with Retry-After.
+    await writeUntilRefused();
     const refusedRead = await t.a.get('/api/v1/markets?limit=1').set(bearer(metered.key));
     expect(refusedRead.status).toBe(503);
     expect(refusedRead.headers['retry-after']).toBe('1');
@@ -115,6 +125,7 @@ maybe(
     }
 
     // A CLI write: one line naming the data directory, no stack, non-zero exit.
+    await writeUntilRefused();
     const cli = await runCli(['keys', 'create', '--json'], { DATA_DIR: dataDir }, { signal: children.signal });
     expect(cli).toEqual({
       code: 1,
