@@ -90,9 +90,7 @@ export function createHttpMetrics(registry: Registry, apiPaths: readonly string[
   const inFlight = createInFlight(startMs);
 
   function seriesOf(variant: string, route: string, method: string, status: number): Series {
-    const key = `${variant}|${route}|${method}|${status}`;
-    let found = series.get(key);
-    if (!found) {
+    return entryOf(series, `${variant}|${route}|${method}|${status}`, () => {
       const attributes = {
         'http.request.method': method,
         'http.route': route,
@@ -103,10 +101,8 @@ export function createHttpMetrics(registry: Registry, apiPaths: readonly string[
       // Past the bound, the conventions' duration of a new series goes to the one overflow point; the service's names keep it apart.
       if (series.size >= MAX_CONVENTIONAL_SERIES) overflow ??= emptyPoint(OVERFLOW);
       const point = series.size < MAX_CONVENTIONAL_SERIES ? emptyPoint(attributes) : overflow!;
-      found = { variant, route, status, buckets: new Array<number>(BOUNDS.length + 1).fill(0), sum: 0, count: 0, point };
-      series.set(key, found);
-    }
-    return found;
+      return { variant, route, status, buckets: new Array<number>(BOUNDS.length + 1).fill(0), sum: 0, count: 0, point };
+    });
   }
 
   const durationPoints = (): MetricPoints => ({
