@@ -83,7 +83,9 @@ async function killAndRestart(engine: (typeof PROCESS_ENGINES)[number]): Promise
     WEBHOOK_POLL_MS: '100',
     WEBHOOK_TIMEOUT_MS: '60000',
   };
-  const store = createStore(await openStore({ dataDir: env.DATA_DIR!, databaseUrl: env.DATABASE_URL }));
+  // The test's own look at the store waits as an operator would: beside a service restarting on a
+  // busy machine, a connection took over the service's one-second bound to open.
+  const store = createStore(await openStore({ dataDir: env.DATA_DIR!, databaseUrl: env.DATABASE_URL, connectTimeoutMs: 10_000, queryTimeoutMs: 10_000 }));
   const receiver = await startWebhookReceiver(['hang']);
   /** Stopped whatever the outcome: a failure before the kill must not leave either running. */
   const services: ChildService[] = [];
