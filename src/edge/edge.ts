@@ -49,6 +49,42 @@ export interface Entrance<Input, Target, Params> {
   parameters(target: Target, input: Input): Params | ApiError;
 }
 
+/**
+ * A target prepared at start with what the edge checks, so that admitting it reads data instead of
+ * calling back into the transport: what it needs, its sunset, its parameters' check.
+ */
+export interface PreparedTarget<Input, Params> {
+  access: Access;
+  /** The 410 of a target past its sunset, at `now`; undefined where no sunset is enforced. */
+  gone: ((now: number) => ApiError | undefined) | undefined;
+  /** The request's parameters, checked (made at start from the target's declared parameters). */
+  parameters: (input: Input) => Params | ApiError;
+}
+
+/**
+ * What a request of a table of prepared targets carries: the target its listener's table found,
+ * or the table's refusal (404, 405), said only after the key step (D3: key before route).
+ */
+export interface FoundInput<Target> {
+  found: Target | ApiError;
+}
+
+/** The entrance of a transport whose targets are prepared at start and found by the listener's table (the REST facades). */
+export function preparedEntrance<Input extends FoundInput<Target>, Target extends PreparedTarget<Input, Params>, Params>(
+  transport: string,
+  options: { keyInQuery: boolean; now: () => number },
+): Entrance<Input, Target, Params> {
+  return {
+    transport,
+    keyInQuery: options.keyInQuery,
+    find: (input) => input.found,
+    // Past its sunset (enforced), a target is refused before any quota is spent.
+    closed: (target) => target.gone?.(options.now()),
+    access: (target) => target.access,
+    parameters: (target, input) => target.parameters(input),
+  };
+}
+
 /** The key a request presented. */
 export interface Presented {
   /** As presented; `''` for a malformed Authorization header (refused), undefined for none. */

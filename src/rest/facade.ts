@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { misplacedKey, presentedKey } from '../auth/api-key.js';
 import type { Classify } from '../edge/classify.js';
 import type { Edge, Outcome } from '../edge/edge.js';
+import { ApiError } from '../domain/refusal.js';
 import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
 import { createResponseCache } from '../graphql/answers/kept-answers.js';
 import type { GraphQLServices } from '../graphql/services.js';
@@ -54,11 +55,19 @@ export function createFacadeHandler(options: FacadeOptions) {
     const url = (req.url ?? '/').slice(API_PREFIX.length) || '/';
     const q = url.indexOf('?');
     const path = route?.route.path ?? ((q < 0 ? url : url.slice(0, q)).replace(/\/+$/, '') || '/');
+    const known = route ?? byPath.get(path);
+    const method = req.method;
+    // Found here, said by the edge after the key step (D3).
+    const found = !known
+      ? new ApiError(404, `no endpoint ${path === '/' ? '' : path} under /api/v1; see /api/v1/openapi.json`)
+      : method === 'GET' || method === 'HEAD'
+        ? known
+        : new ApiError(405, `${method} is not allowed on /api/v1${path}; use GET or HEAD`, { Allow: 'GET, HEAD' });
     const query = parseRawQuery(url);
     const apikey = query.get('apikey')?.[0];
     const presented = { key: presentedKey(req.headers.authorization, apikey, variant), misplacedKey: misplacedKey(req.headers, apikey, variant) };
     return door
-      .serve(presented, { req, res, path, query, route }, activeTracing ? answerInSpan : answer)
+      .serve(presented, { req, res, query, found }, activeTracing ? answerInSpan : answer)
       .catch((error: unknown) => sendError(res, variant, classify('rest', error)));
   }
 

@@ -127,6 +127,11 @@ export function checkParams(specs: readonly ParamSpec[], query: RawQuery): Recor
   }
 }
 
+/** A route's parameter check, made once at start from its declared parameters: the edge calls it with the request. */
+export function paramsCheckOf(specs: readonly ParamSpec[]): (input: { query: RawQuery }) => Record<string, unknown> | ApiError {
+  return (input) => checkParams(specs, input.query);
+}
+
 // Raw query-string handling for D6: every value of every name, so duplicates and nested forms can be refused.
 
 export type RawQuery = Map<string, string[]>;

@@ -2,22 +2,23 @@
  * A facade's routes, prepared once at start: each route's operation registered in the catalogue (a
  * broken one fails start-up) and compiled, its plan derived from the operation's fields (D12), how
  * refusals and usage records name it, its published operation and the headers its answers carry.
- * From them, the facade's entrance to the edge: how a request's route is found, whether it is
- * closed (past its sunset), what it needs and how its parameters are read, declared as data and
- * plain functions over it, so the edge never calls back into the facade.
+ * Each carries what the edge checks (its access, its sunset, its parameters' check), so the facade's
+ * entrance to the edge is data: the edge never calls back into the facade.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Access, Entrance } from '../edge/edge.js';
-import { ApiError } from '../domain/refusal.js';
+import { type Access, type FoundInput, type PreparedTarget, preparedEntrance } from '../edge/edge.js';
+import type { ApiError } from '../domain/refusal.js';
 import type { Variant } from '../domain/variant.js';
 import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
 import type { PreparedOperation } from '../graphql/catalogue/prepare.js';
 import { type Deprecations, deprecationHeaders, sunsetRefusal } from './deprecations.js';
 import { operationHrefOf, type RouteOperation } from './operation-documents.js';
-import { checkParams, type RawQuery } from './params.js';
+import { paramsCheckOf, type RawQuery } from './params.js';
 import { type RouteDefinition, routeIdOf, routeWhat } from './route-table.js';
 
-export interface PreparedRoute {
+export type RestParams = Record<string, unknown>;
+
+export interface PreparedRoute extends PreparedTarget<RestInput, RestParams> {
   route: RouteDefinition;
   /** Its operation from the catalogue: its plan derived from its fields (D12). */
   operation: PreparedOperation;
@@ -33,17 +34,12 @@ export interface PreparedRoute {
   gone: ((now: number) => ApiError | undefined) | undefined;
 }
 
-/** What the facade reads off a request; `route` when the listener's table found it already. */
-export interface RestInput {
+/** What the facade reads off a request: its route (or the 404 or 405 of its path and method) among them. */
+export interface RestInput extends FoundInput<PreparedRoute> {
   req: IncomingMessage;
   res: ServerResponse;
-  /** The path under /api/v1, without a trailing slash. */
-  path: string;
   query: RawQuery;
-  route: PreparedRoute | undefined;
 }
-
-export type RestParams = Record<string, unknown>;
 
 interface PrepareOptions {
   variant: Variant;
@@ -68,29 +64,12 @@ function prepare(options: PrepareOptions, route: RouteDefinition): PreparedRoute
   const headers = { 'X-GraphQL-Operation': name, ...(declared ? deprecationHeaders(declared, published.href) : {}) };
   const gone = sunsetRefusal(declared, options.enforceSunset ?? false, what, published);
   const access = { requirements: operation.analysis.requirements, what, usageName };
-  return { route, operation, compiled: catalogue.compiled(operation)!, access, published, headers, gone };
+  return { route, operation, compiled: catalogue.compiled(operation)!, access, published, headers, gone, parameters: paramsCheckOf(route.params) };
 }
 
 /** The facade's routes by path under /api/v1, and its entrance to the edge. */
 export function prepareRoutes(options: PrepareOptions) {
   const byPath = new Map<string, PreparedRoute>(options.routes.map((route) => [route.path, prepare(options, route)]));
-
-  /** The route of the request (found by the listener's table, or looked up here), if its method may read it. */
-  function find({ req, path, route = byPath.get(path) }: RestInput): PreparedRoute | ApiError {
-    if (!route) return new ApiError(404, `no endpoint ${path === '/' ? '' : path} under /api/v1; see /api/v1/openapi.json`);
-    const method = req.method;
-    if (method !== 'GET' && method !== 'HEAD') return new ApiError(405, `${method} is not allowed on /api/v1${path}; use GET or HEAD`, { Allow: 'GET, HEAD' });
-    return route;
-  }
-
-  const entrance: Entrance<RestInput, PreparedRoute, RestParams> = {
-    transport: 'rest',
-    keyInQuery: options.variant === 'B',
-    find,
-    // Past its sunset (enforced), a route is refused before any quota is spent.
-    closed: (route) => route.gone?.(options.now()),
-    access: (route) => route.access,
-    parameters: (route, input) => checkParams(route.route.params, input.query),
-  };
+  const entrance = preparedEntrance<RestInput, PreparedRoute, RestParams>('rest', { keyInQuery: options.variant === 'B', now: options.now });
   return { byPath, entrance };
 }

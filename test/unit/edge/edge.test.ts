@@ -1,6 +1,6 @@
 import { createAuthenticator } from '../../../src/auth/authenticator.js';
 import type { MarketDataPlan, Product } from '../../../src/domain/account.js';
-import { createEdge, type Edge, type Entrance, type Presented } from '../../../src/edge/edge.js';
+import { createEdge, type Edge, type Entrance, type PreparedTarget, type Presented, preparedEntrance } from '../../../src/edge/edge.js';
 import pino from 'pino';
 import { createClassifier } from '../../../src/edge/classify.js';
 import { createDegradedAnswers } from '../../../src/edge/degraded.js';
@@ -243,6 +243,52 @@ it('a target found but closed is refused before its plan and quota, its answer s
   expect(outcome).toMatchObject({ admitted: false, error: { status: 410, message: 'markets is gone' }, target: 'markets' });
   expect(ran).toEqual(['route']);
   expect(await remaining(key)).toBe(before - 1); // only the probe itself
+});
+
+describe('a prepared entrance: the target the table found, read as data', () => {
+  interface Input {
+    found: Target | ApiError;
+    limit: number;
+  }
+  interface Target extends PreparedTarget<Input, number> {
+    name: string;
+  }
+  let clock = NOW;
+  const entrance = preparedEntrance<Input, Target, number>('rest', { keyInQuery: true, now: () => clock });
+  const sunset = NOW + 60_000;
+  const target: Target = {
+    name: 'markets',
+    access: { requirements: { marketData: 'FREE' }, what: 'GET /api/v1/markets', usageName: 'B GET /api/v1/markets' },
+    gone: (now) => (now >= sunset ? new ApiError(410, 'gone at its sunset') : undefined),
+    parameters: (input) => (input.limit > 0 ? input.limit * 2 : new ApiError(400, 'limit must be positive')),
+  };
+  const door = () => edge.door(entrance);
+
+  it("admits the found target with its own access and its parameters' check of the request", async () => {
+    const outcome = await door().admit({ key: await keyOf('free') }, { found: target, limit: 3 });
+    expect(outcome).toMatchObject({ admitted: true, target: { name: 'markets' }, params: 6 });
+    const refused = await door().admit({ key: await keyOf('free') }, { found: target, limit: 0 });
+    expect(refused).toMatchObject({ admitted: false, error: { status: 400, message: 'limit must be positive' }, target: { name: 'markets' } });
+  });
+
+  it("says the table's refusal only after the key step, and a missing key's 401 names ?apikey", async () => {
+    const notFound = new ApiError(404, 'no endpoint /nope under /api/v1');
+    const withoutKey = await door().admit({ key: undefined }, { found: notFound, limit: 1 });
+    expect(withoutKey).toMatchObject({ admitted: false, error: { status: 401 } });
+    expect(withoutKey.admitted || withoutKey.error.message).toContain('?apikey=<key>');
+    expect(await door().admit({ key: await keyOf('free') }, { found: notFound, limit: 1 })).toMatchObject({ admitted: false, error: { status: 404 } });
+  });
+
+  it('refuses a target past its sunset, on the clock it was given, before any quota is spent', async () => {
+    const key = await keyOf('free');
+    clock = sunset - 1;
+    expect(await door().admit({ key }, { found: target, limit: 1 })).toMatchObject({ admitted: true });
+    const before = await remaining(key);
+    clock = sunset;
+    expect(await door().admit({ key }, { found: target, limit: 1 })).toMatchObject({ admitted: false, error: { status: 410 }, target: { name: 'markets' } });
+    expect(await remaining(key)).toBe(before - 1); // only the probe itself
+    clock = NOW;
+  });
 });
 
 it("classify: a library's 4xx is the client's, a dependency's failure a 503, anything else a bare 500", () => {
