@@ -1,4 +1,4 @@
-/** Jest in native ESM mode (trading-signals ships ESM only); ts-jest transpiles without type checks
+/** Jest in native ESM mode (trading-signals ships ESM only); swc transpiles without type checks
  * because `npm test` runs `tsc --noEmit` once before Jest. */
 import os from 'node:os';
 import path from 'node:path';
@@ -42,7 +42,7 @@ const common = {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {
-    '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }],
+    '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, sourceMaps: 'inline' }],
   },
   // One module for both projects: Jest runs each once.
   // Stryker's sandboxes (npm run test:mutation) are copies of the repository: not modules of this one.
