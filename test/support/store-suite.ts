@@ -23,7 +23,9 @@ export function describeOnEachEngine(title: string, body: (suite: StoreSuite) =>
     beforeAll(async () => {
       if (!enabled) return;
       target = await engine.setup();
-      store = createStore(await openStore(target));
+      // The repositories' SQL is under test here, not a request's bound (statement-deadline.test.ts
+      // has that): a suite seeding thousands of rows on a busy machine ran past the 800 ms of requests.
+      store = createStore(await openStore({ ...target, queryTimeoutMs: 10_000 }));
     });
     afterAll(async () => {
       await store?.connection.close();
