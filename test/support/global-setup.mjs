@@ -7,12 +7,17 @@
  * suites read the network verdicts from the environment their workers inherit. With
  * REQUIRE_SERVICES=1 (CI) anything missing stops the run here instead, each one named.
  *
+ * Every temporary directory of the run (data directories, the CLI's, the PostgreSQL servers some
+ * tests start, Chromium's profile) goes under one, made here and removed by global-teardown.mjs:
+ * os.tmpdir() reads TMPDIR, which the workers and every process they start inherit.
+ *
  * When the run includes a browser suite (`*-browser*.test.ts`) and Chromium is there, it launches
  * the run's one Chromium, a playwright-core browser server whose endpoint the suites connect to
  * (test/support/browser.ts); global-teardown.mjs closes it.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -94,6 +99,11 @@ function startBuild(root) {
 
 export default async function globalSetup(globalConfig) {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  globalThis.mgwTmpdirBefore = process.env.TMPDIR;
+  globalThis.mgwRunTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mgw-run-'));
+  // Open to others, as /tmp is: a test's own PostgreSQL runs as the postgres user in a directory of its own here.
+  fs.chmodSync(globalThis.mgwRunTmp, 0o755);
+  process.env.TMPDIR = globalThis.mgwRunTmp;
   // The build (tsc, when src/ changed: the longest step) runs while the services and gates are probed.
   const build = startBuild(root);
   try {
@@ -123,6 +133,21 @@ export default async function globalSetup(globalConfig) {
     // Nothing of the setup outlives a failed one: the build, the run's Chromium.
     build.kill();
     await globalThis.mgwBrowserServer?.close();
+    removeRunTmp();
     throw error;
+  }
+}
+
+/** Removes the run's temporary directory and gives TMPDIR back (global-teardown.mjs, or a failed setup). */
+export function removeRunTmp() {
+  const dir = globalThis.mgwRunTmp;
+  if (!dir) return;
+  if (globalThis.mgwTmpdirBefore === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = globalThis.mgwTmpdirBefore;
+  globalThis.mgwRunTmp = undefined;
+  try {
+    fs.rmSync(dir, { recursive: true, force: true });
+  } catch (error) {
+    process.stderr.write(`could not remove the run's temporary directory ${dir}: ${error.message}\n`);
   }
 }
