@@ -7,7 +7,6 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Access, type FoundInput, type PreparedTarget, preparedEntrance } from '../edge/edge.js';
-import type { ApiError } from '../domain/refusal.js';
 import type { Variant } from '../domain/variant.js';
 import type { OperationCatalogue } from '../graphql/catalogue/catalogue.js';
 import type { PreparedOperation } from '../graphql/catalogue/prepare.js';
@@ -30,8 +29,6 @@ export interface PreparedRoute extends PreparedTarget<RestInput, RestParams> {
   published: RouteOperation;
   /** On every answer once the route is known: X-GraphQL-Operation, and the deprecation headers of a declared route. */
   headers: Record<string, string>;
-  /** The 410 of a route past its sunset, at `now`; none where no sunset is enforced. */
-  gone: ((now: number) => ApiError | undefined) | undefined;
 }
 
 /** What the facade reads off a request: its route (or the 404 or 405 of its path and method) among them. */
