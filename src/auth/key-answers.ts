@@ -35,13 +35,19 @@ export interface Miss {
  * holding a principal: about 50 bytes less for each of up to 50 000 keys.
  */
 export class CacheEntry implements Principal {
-  constructor(
-    readonly keyId: string,
-    readonly account: Account,
-    readonly anyOperation: boolean,
-    /** Until when the entry is trusted without re-reading the key. */
-    readonly freshUntil: number,
-    /** When the key itself expires; null: never. */
-    readonly keyExpiresAt: number | null,
-  ) {}
+  readonly keyId: string;
+  readonly account: Account;
+  readonly anyOperation: boolean;
+  /** Until when the entry is trusted without re-reading the key. */
+  readonly freshUntil: number;
+  /** When the key itself expires; null: never. */
+  readonly keyExpiresAt: number | null;
+
+  constructor(keyId: string, account: Account, anyOperation: boolean, freshUntil: number, keyExpiresAt: number | null) {
+    this.keyId = keyId;
+    this.account = account;
+    this.anyOperation = anyOperation;
+    this.freshUntil = freshUntil;
+    this.keyExpiresAt = keyExpiresAt;
+  }
 }

@@ -4,11 +4,11 @@ import { DomainError } from '../domain/errors.js';
 
 /** A failure the operator can fix (unknown id, revoked key, bad value): message only, exit 1. */
 export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
+  readonly exitCode: number;
+
+  constructor(message: string, exitCode = 1) {
     super(message);
+    this.exitCode = exitCode;
     this.name = 'CliError';
   }
 }

@@ -5,7 +5,12 @@
 import { escape as escapeHtml } from 'html-escaper';
 
 export class Html {
-  constructor(readonly text: string) {}
+  readonly text: string;
+
+  constructor(text: string) {
+    this.text = text;
+  }
+
   toString(): string {
     return this.text;
   }

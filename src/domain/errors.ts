@@ -11,11 +11,11 @@ export type DomainErrorKind = 'invalid' | 'not_found' | 'forbidden';
 const STATUS_OF_KIND: Record<DomainErrorKind, ErrorStatus> = { invalid: 400, not_found: 404, forbidden: 403 };
 
 export class DomainError extends ApiError {
-  constructor(
-    readonly kind: DomainErrorKind,
-    message: string,
-  ) {
+  readonly kind: DomainErrorKind;
+
+  constructor(kind: DomainErrorKind, message: string) {
     super(STATUS_OF_KIND[kind], message);
+    this.kind = kind;
     this.name = 'DomainError';
   }
 }

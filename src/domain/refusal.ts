@@ -38,13 +38,15 @@ export interface GraphQLDetail {
 }
 
 export class ApiError extends Error {
-  constructor(
-    readonly status: ErrorStatus,
-    message: string,
-    readonly headers: Record<string, string> = {},
-    readonly graphql?: GraphQLDetail,
-  ) {
+  readonly status: ErrorStatus;
+  readonly headers: Record<string, string>;
+  readonly graphql: GraphQLDetail | undefined;
+
+  constructor(status: ErrorStatus, message: string, headers: Record<string, string> = {}, graphql?: GraphQLDetail) {
     super(message);
+    this.status = status;
+    this.headers = headers;
+    this.graphql = graphql;
     this.name = 'ApiError';
   }
 

@@ -17,7 +17,11 @@ export type Ran = 'executed' | 'cached';
 
 /** A result with errors, carried out of the cache's computation so that it is sent but not kept. */
 class Uncacheable {
-  constructor(readonly result: ExecutionResult) {}
+  readonly result: ExecutionResult;
+
+  constructor(result: ExecutionResult) {
+    this.result = result;
+  }
 }
 
 interface RunnerOptions {

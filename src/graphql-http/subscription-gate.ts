@@ -31,7 +31,11 @@ export type Admission = { admitted: true; args: ExecutionArgs; principal: Princi
 export class SubscriptionHolds {
   private readonly held = new Map<string, number>();
 
-  constructor(private readonly capOf: (principal: Principal) => number) {}
+  private readonly capOf: (principal: Principal) => number;
+
+  constructor(capOf: (principal: Principal) => number) {
+    this.capOf = capOf;
+  }
 
   /** Subscriptions open now, all accounts together (/metrics). */
   total(): number {

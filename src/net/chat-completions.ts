@@ -29,13 +29,14 @@ export interface ChatCompletionsOptions {
 }
 
 export class LlmError extends Error {
-  constructor(
-    message: string,
-    readonly retryable: boolean,
-    /** Seconds the provider asked us to wait (Retry-After), if any. */
-    readonly retryAfterMs?: number,
-  ) {
+  readonly retryable: boolean;
+  /** Seconds the provider asked us to wait (Retry-After), if any. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(message: string, retryable: boolean, retryAfterMs?: number) {
     super(message);
+    this.retryable = retryable;
+    this.retryAfterMs = retryAfterMs;
     this.name = 'LlmError';
   }
 }

@@ -20,10 +20,10 @@ export class AccountAlerts {
   private readonly lists = new LRUCache<string, { version: number; alerts: PriceAlert[] }>({ max: ACCOUNTS_KEPT });
   private readonly versions = new LRUCache<string, number>({ max: ACCOUNTS_KEPT, ttl: VERSION_TRUSTED_MS, ttlAutopurge: false });
 
-  constructor(
-    private readonly store: Pick<Store, 'accounts' | 'priceAlerts'>,
-    live?: LiveEvents,
-  ) {
+  private readonly store: Pick<Store, 'accounts' | 'priceAlerts'>;
+
+  constructor(store: Pick<Store, 'accounts' | 'priceAlerts'>, live?: LiveEvents) {
+    this.store = store;
     live?.onAnyPriceAlert((event) => this.changed(event.alert.accountId));
   }
 

@@ -9,8 +9,12 @@ const FIELDS = 3;
 export class HourlyHistory {
   private readonly byMarket = new Map<string, number[]>();
 
-  /** `keptMs`: points older than this before the newest are dropped as new hours arrive. */
-  constructor(private readonly keptMs: number) {}
+  /** Points older than this before the newest are dropped as new hours arrive. */
+  private readonly keptMs: number;
+
+  constructor(keptMs: number) {
+    this.keptMs = keptMs;
+  }
 
   /** Loading: each market's points arrive oldest first. */
   add(marketId: string, hourStart: number, prob: number, observedAt: number): void {

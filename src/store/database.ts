@@ -119,8 +119,11 @@ async function withBackgroundCheckpoints(connection: StoreConnection, onError: (
  * is sent when none is open.
  */
 class SqliteDialectKeepingTheCause extends SqliteDialect {
-  constructor(private readonly sqlite: BetterSqlite3.Database) {
+  private readonly sqlite: BetterSqlite3.Database;
+
+  constructor(sqlite: BetterSqlite3.Database) {
     super({ database: withStatementCache(sqlite) });
+    this.sqlite = sqlite;
   }
 
   override createDriver(): Driver {

@@ -3,13 +3,15 @@
 type UpstreamFailure = 'timeout' | 'network' | 'http' | 'rate_limited' | 'circuit_open' | 'parse' | 'schema';
 
 export class UpstreamError extends Error {
-  constructor(
-    readonly source: string,
-    readonly failure: UpstreamFailure,
-    message: string,
-    readonly details: { status?: number; retryAfterMs?: number } = {},
-  ) {
+  readonly source: string;
+  readonly failure: UpstreamFailure;
+  readonly details: { status?: number; retryAfterMs?: number };
+
+  constructor(source: string, failure: UpstreamFailure, message: string, details: { status?: number; retryAfterMs?: number } = {}) {
     super(`${source}: ${message}`);
+    this.source = source;
+    this.failure = failure;
+    this.details = details;
     this.name = 'UpstreamError';
   }
 

@@ -97,8 +97,11 @@ export async function deleteEndpoint(m: WebhookManagement, id: string, now: numb
 
 /** A rotation asked for by a form that saw an earlier one (`ifRotation`): the secret was rotated since, by that form sent before or by another. */
 export class RotatedSince extends Error {
-  constructor(readonly endpoint: WebhookEndpoint) {
+  readonly endpoint: WebhookEndpoint;
+
+  constructor(endpoint: WebhookEndpoint) {
     super(`the signing secret of ${endpoint.url} was rotated since`);
+    this.endpoint = endpoint;
   }
 }
 

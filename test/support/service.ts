@@ -33,7 +33,12 @@ function distributedStackWanted(): Promise<boolean> {
 }
 
 export class TestClock {
-  constructor(public value: number) {}
+  value: number;
+
+  constructor(value: number) {
+    this.value = value;
+  }
+
   now = () => this.value;
   advance(ms: number) {
     this.value += ms;

@@ -68,12 +68,19 @@ class RequestContext implements GraphQLContext {
   /** Public, not #private: Apollo copies a context's own fields onto a clone for each operation of a batch. */
   lazyLoaders: Loaders | undefined = undefined;
 
+  readonly principal: Principal | null;
+  readonly services: GraphQLServices;
+  readonly transport: GraphQLContext['transport'];
+
   constructor(
-    readonly principal: Principal | null,
-    readonly services: GraphQLServices,
-    readonly transport: GraphQLContext['transport'],
+    principal: Principal | null,
+    services: GraphQLServices,
+    transport: GraphQLContext['transport'],
     extra?: Pick<GraphQLContext, 'stream' | 'admitted'>,
   ) {
+    this.principal = principal;
+    this.services = services;
+    this.transport = transport;
     this.admitted = extra?.admitted ?? false;
     this.stream = extra?.stream;
   }
