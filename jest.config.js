@@ -1,5 +1,17 @@
-/** Jest in native ESM mode (trading-signals ships ESM only); swc transpiles without type checks
- * because `npm test` runs `tsc --noEmit` once before Jest. */
+/**
+ * Jest runs the test files as Node's own ES modules (jest-light-runner, one child process per
+ * worker): a worker loads node_modules and src/ once, where Jest's default runner evaluated them again
+ * in a fresh vm context for every file (about a third of the workers' CPU). Node strips the types
+ * itself (tsconfig's `erasableSyntaxOnly` keeps the sources within what it strips);
+ * test/support/ts-resolve.mjs maps the sources' `.js` imports to their `.ts` files. `npm test` runs
+ * `tsc --noEmit` once before Jest.
+ *
+ * What the light runner does not isolate: a module's state lives as long as the worker, across the
+ * files it runs (none of the suite's modules keeps state that a file depends on finding fresh), and
+ * it gives no test a timeout of its own (test/support/test-timeouts.ts does). It offers no
+ * `import { jest } from '@jest/globals'`: spies come from `jest-mock`, fake clocks from
+ * `@sinonjs/fake-timers`, as the tests import them.
+ */
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,14 +48,24 @@ const PROCESS_AND_FAULT_SUITES = [
  */
 const scope = process.env.MGW_TEST_SCOPE;
 
-const common = {
-  rootDir,
+/**
+ * Jest's default runner, for StrykerJS (scripts/stryker.config.mjs), whose per-test coverage needs
+ * Jest's own test environment: the files are transpiled by swc and evaluated in vm contexts.
+ */
+export const VM_RUNNER = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {
     '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, sourceMaps: 'inline' }],
   },
+};
+
+const common = {
+  rootDir,
+  ...VM_RUNNER,
+  runner: 'jest-light-runner/child-process',
+  setupFilesAfterEnv: ['<rootDir>/test/support/test-timeouts.ts'],
   // One module for both projects: Jest runs each once.
   // Stryker's sandboxes (npm run test:mutation) are copies of the repository: not modules of this one.
   modulePathIgnorePatterns: ['<rootDir>/.stryker-tmp/'],
@@ -76,7 +98,7 @@ const workers = Number(process.env.MGW_TEST_WORKERS) || Math.min(8, Math.max(2, 
 
 export default {
   projects: scope === 'all' ? [local, distributed] : [local],
-  testTimeout: 30000,
+  testTimeout: 30000, // Jest's default runner (Stryker's); test-timeouts.ts gives the light runner the same
   maxWorkers: workers,
   testSequencer: '<rootDir>/test/support/cost-sequencer.mjs',
 };

@@ -65,6 +65,8 @@ export default {
     projectType: 'custom',
     config: {
       ...base,
+      // Jest's default runner: Stryker's per-test coverage needs Jest's own test environment.
+      projects: base.projects.map(({ runner, setupFilesAfterEnv, ...project }) => project),
       globalSetup: undefined,
       testMatch: TESTS.map((name) => `<rootDir>/test/unit/**/${name}.test.ts`),
       testPathIgnorePatterns: ['/node_modules/'],

@@ -4,8 +4,10 @@
  * (variant A's and B's envelopes, `/graphql`'s INTERNAL_SERVER_ERROR), saying nothing of the error,
  * and the log has it whole, once, at level error, with the path that met it.
  */
-import { jest } from '@jest/globals';
+import { ModuleMocker } from 'jest-mock';
 import { bearer, startTestService, type TestService } from '../support/service.js';
+
+const mocks = new ModuleMocker(globalThis);
 
 let t: TestService;
 const logLines: string[] = [];
@@ -16,7 +18,7 @@ beforeAll(async () => {
   t = await startTestService({ env: { LOG_LEVEL: 'info' }, logSink: { write: (line) => void logLines.push(line) } });
 });
 afterAll(() => t?.close());
-afterEach(() => jest.restoreAllMocks());
+afterEach(() => mocks.restoreAllMocks());
 
 const bug = () => {
   throw new TypeError(SECRET_DETAIL);
@@ -29,8 +31,8 @@ it.each([
 ] as const)("variant %s's REST facade: 500 in its envelope, internal_error, nothing of the error; logged whole with its stack", async (variant, flag) => {
   const { key } = await t.createKey('enterprise', 'pro');
   const before = errorLogs().length;
-  if (variant === 'A') jest.spyOn(t.service.markets, 'list').mockImplementation(bug);
-  else jest.spyOn(t.service.predictions, 'top').mockImplementation(bug);
+  if (variant === 'A') mocks.spyOn(t.service.markets, 'list').mockImplementation(bug);
+  else mocks.spyOn(t.service.predictions, 'top').mockImplementation(bug);
   const answer = await (variant === 'A' ? t.a : t.b).get('/api/v1/markets').set(bearer(key));
   expect(answer.status).toBe(500);
   expect(answer.headers['content-type']).toMatch(/^application\/json/);
@@ -44,7 +46,7 @@ it.each([
 it('/graphql: INTERNAL_SERVER_ERROR with a bare message, nothing of the error; logged whole', async () => {
   const { key } = await t.createKey('enterprise');
   const before = errorLogs().length;
-  jest.spyOn(t.service.markets, 'list').mockImplementation(bug);
+  mocks.spyOn(t.service.markets, 'list').mockImplementation(bug);
   const answer = await t.a.post('/graphql').set(bearer(key)).send({ query: '{ assetMarkets(limit: 3) { total } }' });
   expect(answer.body.errors).toEqual([expect.objectContaining({ message: 'internal error', extensions: { code: 'INTERNAL_SERVER_ERROR' } })]);
   expect(answer.text).not.toMatch(/hash|x\.ts|TypeError|stack/);

@@ -6,7 +6,7 @@
  * leaves unlimited windows out, and follows the UTC windows. With Redis, a day key Redis lost is read
  * from the database, and two instances see each other's counts.
  */
-import { jest as jestApi } from '@jest/globals';
+import { fakeTheClock, realClock } from '../support/fake-timers.js';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Redis } from 'ioredis';
 import pino from 'pino';
@@ -239,24 +239,6 @@ describeOnEachEngine('QuotaService.peek', (suite) => {
   });
 });
 
-/** Everything but Date stays real: the store's drivers and timers run as ever, while every Date.now() (the limiters' too) reads `now`. */
-const ONLY_DATE = [
-  'hrtime',
-  'nextTick',
-  'performance',
-  'queueMicrotask',
-  'requestAnimationFrame',
-  'cancelAnimationFrame',
-  'requestIdleCallback',
-  'cancelIdleCallback',
-  'setImmediate',
-  'clearImmediate',
-  'setInterval',
-  'clearInterval',
-  'setTimeout',
-  'clearTimeout',
-] as const;
-
 describeOnEachEngine('durable quota counts', (suite) => {
   // One reading of the clock for the whole test (five readings could straddle a UTC midnight), and
   // the clock itself put at 23:59:50 UTC: the counts' windows and expiries agree either way.
@@ -264,8 +246,8 @@ describeOnEachEngine('durable quota counts', (suite) => {
     ['the wall clock', undefined],
     ['at 23:59:50 UTC', Date.UTC(2030, 0, 15, 23, 59, 50)],
   ])('expired day counts are deleted by the quota itself (%s); a closed store is left alone, nothing thrown from a timer', async (_when, fakeNow) => {
-    // biome-ignore lint/correctness/useHookAtTopLevel: Jest's fake timers, not a React hook
-    if (fakeNow !== undefined) jestApi.useFakeTimers({ now: fakeNow, doNotFake: [...ONLY_DATE] });
+    // Only Date is fake: the store's drivers and timers run as ever, while every Date.now() (the limiters' too) reads `fakeNow`.
+    if (fakeNow !== undefined) fakeTheClock({ now: fakeNow, toFake: ['Date'] });
     try {
       const at = Date.now();
       const quota = createStoreQuota(suite.store.connection);
@@ -282,7 +264,7 @@ describeOnEachEngine('durable quota counts', (suite) => {
       closed.close();
       await expect(deleteExpiredCounts({ sqlite: closed }, at)).resolves.toBeUndefined();
     } finally {
-      jestApi.useRealTimers();
+      realClock();
     }
   });
 });

@@ -5,7 +5,7 @@
  * five failed requests whether the poll makes one request or fifty. Requests are counted where
  * they leave (a spy on fetch) and where they arrive (the server's log).
  */
-import { jest } from '@jest/globals';
+import { ModuleMocker } from 'jest-mock';
 import { pino } from 'pino';
 import { createBinanceConnector } from '../../src/upstream/connectors/binance.js';
 import { createKrakenConnector } from '../../src/upstream/connectors/kraken.js';
@@ -15,6 +15,8 @@ import { createUpstreamHttp } from '../../src/upstream/http.js';
 import { createPoller } from '../../src/upstream/poller.js';
 import { ownFixture } from '../support/upstream-fixtures.js';
 import { startUpstreamServer, type UpstreamReply, type UpstreamServer } from '../support/upstream-server.js';
+
+const mocks = new ModuleMocker(globalThis);
 
 const TICKERS = ownFixture('binance/ticker_mixed.json');
 const KLINES = ownFixture('binance/klines_two.json');
@@ -27,7 +29,7 @@ let server: UpstreamServer | undefined;
 beforeEach(() => {
   events = [];
   const realFetch = globalThis.fetch;
-  jest.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+  mocks.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const url = new URL(String(input));
     events.push({ sent: url.pathname });
     const response = await realFetch(input, init);
@@ -36,7 +38,7 @@ beforeEach(() => {
   });
 });
 afterEach(async () => {
-  jest.restoreAllMocks();
+  mocks.restoreAllMocks();
   await server?.close();
   server = undefined;
 });

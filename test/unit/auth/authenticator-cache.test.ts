@@ -1,10 +1,10 @@
 /**
  * The authenticator's caches and poll (src/auth/authenticator.ts) over a stand-in key repository
- * and Jest's clock: the exact ends of a cached key's trust, of a remembered refusal and of the
+ * and a fake clock: the exact ends of a cached key's trust, of a remembered refusal and of the
  * pause after a store failure; which refusal a remembered key gets again; what the poll asks for
  * and what it forgets. (test/unit/authenticator.test.ts runs the same on a real store.)
  */
-import { jest } from '@jest/globals';
+import { tickAsync, pendingTimers, fakeTheClock, realClock } from '../../support/fake-timers.js';
 import { generateApiKey, hashApiKey } from '../../../src/auth/api-key.js';
 import { createAuthenticator, type KeyRefusal, type Principal } from '../../../src/auth/authenticator.js';
 import type { Account } from '../../../src/domain/account.js';
@@ -176,11 +176,11 @@ describe('when the store fails', () => {
 });
 
 describe('a known key being re-read', () => {
-  afterEach(() => jest.useRealTimers());
+  afterEach(() => realClock());
 
-  /** A key read once at T0 on Jest's clock, trusted for a second, whose row then changes. */
+  /** A key read once at T0 on a fake clock, trusted for a second, whose row then changes. */
   async function knownKey() {
-    jest.useFakeTimers({ now: T0 });
+    fakeTheClock({ now: T0 });
     const repo = repository();
     const { key, row } = repo.add();
     const auth = createAuthenticator({ accounts: repo.accounts, pollMs: 60_000, ttlMs: 1_000 });
@@ -201,13 +201,13 @@ describe('a known key being re-read', () => {
     const pending = auth.check(key, T0 + 2_000).then((a) => {
       answered = a;
     });
-    await jest.advanceTimersByTimeAsync(249);
+    await tickAsync(249);
     expect(answered).toBeUndefined();
-    await jest.advanceTimersByTimeAsync(1);
+    await tickAsync(1);
     await pending;
     expect(answered).toBe(entry);
     release!();
-    await jest.advanceTimersByTimeAsync(0);
+    await tickAsync(0);
     repo.accounts.findKeyByHash = original;
     expect(await auth.check(key, T0 + 2_500)).toMatchObject({ anyOperation: true });
   });
@@ -225,7 +225,7 @@ describe('a known key being re-read', () => {
     const pending = auth.check(other.key, T0).then((a) => {
       answered = a;
     });
-    await jest.advanceTimersByTimeAsync(1_000);
+    await tickAsync(1_000);
     expect(answered).toBeUndefined();
     release!();
     await pending;
@@ -235,15 +235,15 @@ describe('a known key being re-read', () => {
   it('quickly: answered by the re-read, leaving no timer behind', async () => {
     const { key, auth } = await knownKey();
     expect(await auth.check(key, T0 + 2_000)).toMatchObject({ anyOperation: true });
-    expect(jest.getTimerCount()).toBe(0);
+    expect(pendingTimers()).toBe(0);
   });
 });
 
 describe('the poll', () => {
-  afterEach(() => jest.useRealTimers());
+  afterEach(() => realClock());
 
   it('every pollMs, asks for the changes since its watermark less 10 s, and forgets the keys changed', async () => {
-    jest.useFakeTimers({ now: T0 });
+    fakeTheClock({ now: T0 });
     const repo = repository();
     const kept = repo.add();
     const changed = repo.add();
@@ -253,14 +253,14 @@ describe('the poll', () => {
     for (const k of [kept, changed, refused]) await auth.check(k.key, T0);
     expect(repo.lookups).toHaveLength(3);
     auth.start();
-    await jest.advanceTimersByTimeAsync(499);
+    await tickAsync(499);
     expect(repo.polls).toEqual([]);
-    await jest.advanceTimersByTimeAsync(1);
+    await tickAsync(1);
     expect(repo.polls).toEqual([T0 - 10_000]);
     // A change stamped 5 s back (another writer's clock) is still seen; both caches forget the key.
     repo.changes.push({ keyHash: hashApiKey(changed.key), at: T0 - 5_000 }, { keyHash: hashApiKey(refused.key), at: T0 - 5_000 });
     repo.rows.set(hashApiKey(refused.key), { ...refused.row, revokedAt: null });
-    await jest.advanceTimersByTimeAsync(500);
+    await tickAsync(500);
     expect(repo.polls).toEqual([T0 - 10_000, T0 - 10_000]);
     const now = Date.now();
     await auth.check(kept.key, now);
@@ -270,29 +270,29 @@ describe('the poll', () => {
     expect(repo.lookups).toHaveLength(5);
     // A change stamped later than the clock moves the watermark there.
     repo.changes.push({ keyHash: hashApiKey(kept.key), at: T0 + 60_000 });
-    await jest.advanceTimersByTimeAsync(500);
-    await jest.advanceTimersByTimeAsync(500);
+    await tickAsync(500);
+    await tickAsync(500);
     expect(repo.polls.at(-1)).toBe(T0 + 60_000 - 10_000);
     // As time passes, the watermark follows the clock, 10 s back.
-    await jest.advanceTimersByTimeAsync(120_000);
+    await tickAsync(120_000);
     expect(repo.polls.at(-1)).toBe(Date.now() - 500 - 10_000 - 10_000);
     expect(errors).toEqual([]);
     auth.stop();
   });
 
   it('the watermark is the newest change, whatever order the changes come in', async () => {
-    jest.useFakeTimers({ now: T0 });
+    fakeTheClock({ now: T0 });
     const repo = repository();
     const auth = createAuthenticator({ accounts: repo.accounts, pollMs: 500 });
     repo.changes.push({ keyHash: 'aa', at: T0 + 60_000 }, { keyHash: 'bb', at: T0 - 5_000 });
     auth.start();
-    await jest.advanceTimersByTimeAsync(1_000);
+    await tickAsync(1_000);
     expect(repo.polls).toEqual([T0 - 10_000, T0 + 50_000]);
     auth.stop();
   });
 
   it('stopped while a poll is in flight, it does not poll again', async () => {
-    jest.useFakeTimers({ now: T0 });
+    fakeTheClock({ now: T0 });
     const repo = repository();
     const auth = createAuthenticator({ accounts: repo.accounts, pollMs: 100 });
     let finish: (() => void) | undefined;
@@ -304,18 +304,18 @@ describe('the poll', () => {
       });
     };
     auth.start();
-    await jest.advanceTimersByTimeAsync(100);
+    await tickAsync(100);
     expect(repo.polls).toHaveLength(1);
     auth.stop();
     finish!();
     repo.accounts.keyChangesSince = poll;
-    await jest.advanceTimersByTimeAsync(1_000);
+    await tickAsync(1_000);
     expect(repo.polls).toHaveLength(1);
-    expect(jest.getTimerCount()).toBe(0);
+    expect(pendingTimers()).toBe(0);
   });
 
   it('without an onError hook, a failing poll is dropped quietly and the poll goes on', async () => {
-    jest.useFakeTimers({ now: T0 });
+    fakeTheClock({ now: T0 });
     const repo = repository();
     const auth = createAuthenticator({ accounts: repo.accounts, pollMs: 100 });
     const unhandled: unknown[] = [];
@@ -327,8 +327,8 @@ describe('the poll', () => {
         throw new Error('poll failed');
       };
       auth.start();
-      await jest.advanceTimersByTimeAsync(200);
-      jest.useRealTimers();
+      await tickAsync(200);
+      realClock();
       await new Promise((resolve) => setTimeout(resolve, 20)); // unhandled rejections are reported on a later turn
       expect(repo.polls).toHaveLength(2);
       expect(unhandled).toEqual([]);
@@ -339,7 +339,7 @@ describe('the poll', () => {
   });
 
   it('a failing poll is reported and the poll goes on; stop ends it', async () => {
-    jest.useFakeTimers({ now: T0 });
+    fakeTheClock({ now: T0 });
     const repo = repository();
     const errors: unknown[] = [];
     const auth = createAuthenticator({ accounts: repo.accounts, pollMs: 100, onError: (e) => errors.push(e) });
@@ -350,15 +350,15 @@ describe('the poll', () => {
       throw failure;
     };
     auth.start();
-    await jest.advanceTimersByTimeAsync(100);
+    await tickAsync(100);
     expect(errors).toEqual([failure]);
     repo.accounts.keyChangesSince = poll;
-    await jest.advanceTimersByTimeAsync(100);
+    await tickAsync(100);
     expect(repo.polls).toHaveLength(2);
     auth.stop();
-    await jest.advanceTimersByTimeAsync(1_000);
+    await tickAsync(1_000);
     expect(repo.polls).toHaveLength(2);
-    expect(jest.getTimerCount()).toBe(0);
+    expect(pendingTimers()).toBe(0);
   });
 });
 

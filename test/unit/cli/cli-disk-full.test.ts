@@ -3,11 +3,13 @@
  * directory for the embedded store, the database server for PostgreSQL. The failure is
  * injected into the command's work; the real one, on a filled tmpfs, is in disk-full.test.ts.
  */
-import { afterEach, beforeEach, expect, jest } from '@jest/globals';
+import { ModuleMocker } from 'jest-mock';
 import pg from 'pg';
 import { withStore } from '../../../src/cli/context.js';
 import { CliError } from '../../../src/cli/errors.js';
 import { describeOnEachEngine } from '../../support/store-suite.js';
+
+const mocks = new ModuleMocker(globalThis);
 
 const DISK_FULL = {
   sqlite: () => Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }),
@@ -16,10 +18,10 @@ const DISK_FULL = {
 
 const saved = { DATA_DIR: process.env.DATA_DIR, DATABASE_URL: process.env.DATABASE_URL };
 beforeEach(() => {
-  jest.spyOn(process.stderr, 'write').mockImplementation(() => true); // the command's `store: …` line
+  mocks.spyOn(process.stderr, 'write').mockImplementation(() => true); // the command's `store: …` line
 });
 afterEach(() => {
-  jest.restoreAllMocks();
+  mocks.restoreAllMocks();
   for (const [name, value] of Object.entries(saved)) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;

@@ -4,7 +4,7 @@
  * quota uses it (a refusal is an answer, a store failure an error), the pruning of expired counts,
  * and PostgreSQL's table creation raced by another instance, with a stand-in pool.
  */
-import { jest } from '@jest/globals';
+import { pendingTimers, fakeTheClock, realClock } from '../../support/fake-timers.js';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import type pg from 'pg';
@@ -84,7 +84,7 @@ describe('on SQLite', () => {
 });
 
 it("the limiters keep no timer of their own: expired counts are deleteExpiredCounts' work (a timer would outlive a closed store)", async () => {
-  jest.useFakeTimers();
+  fakeTheClock();
   const db = new Database(':memory:');
   try {
     await sqliteCounter(db, 'q_timers', 10);
@@ -94,10 +94,10 @@ it("the limiters keep no timer of their own: expired counts are deleteExpiredCou
       }
     }
     await postgresCounter(new Pool() as unknown as pg.Pool, 'q_timers', 10);
-    expect(jest.getTimerCount()).toBe(0);
+    expect(pendingTimers()).toBe(0);
   } finally {
     db.close();
-    jest.useRealTimers();
+    realClock();
   }
 });
 

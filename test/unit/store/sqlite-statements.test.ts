@@ -7,7 +7,7 @@
  * transaction (each transaction costs more than the lookup itself).
  */
 import path from 'node:path';
-import { jest } from '@jest/globals';
+import { ModuleMocker } from 'jest-mock';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { hashApiKey } from '../../../src/auth/api-key.js';
@@ -18,6 +18,8 @@ import type { Database } from '../../../src/store/tables.js';
 import { tempDataDir } from '../../support/engines.js';
 import { issueKey } from '../../support/keys.js';
 
+const mocks = new ModuleMocker(globalThis);
+
 let store: Store;
 const dataDir = tempDataDir();
 beforeAll(async () => {
@@ -27,7 +29,7 @@ afterAll(() => store?.connection.close());
 
 it('prepares a repeated query once, and the kept statement sees rows written after it was prepared', async () => {
   const sqlite = store.connection.sqlite!;
-  const prepare = jest.spyOn(sqlite, 'prepare');
+  const prepare = mocks.spyOn(sqlite, 'prepare');
   try {
     for (let i = 0; i < 50; i++) expect(await store.accounts.findKeyById(`key_missing${i}`)).toBeUndefined();
     expect(prepare).toHaveBeenCalledTimes(1);
@@ -41,7 +43,7 @@ it('prepares a repeated query once, and the kept statement sees rows written aft
 });
 
 it('looks a key up without preparing anything, and sees a key as soon as it is committed', async () => {
-  const prepare = jest.spyOn(store.connection.sqlite!, 'prepare');
+  const prepare = mocks.spyOn(store.connection.sqlite!, 'prepare');
   try {
     for (let i = 0; i < 20; i++) expect(await store.accounts.findKeyByHash(hashApiKey(`mgw_${'u'.repeat(40)}${i}`))).toBeUndefined();
     const { key, keyId, accountId } = await issueKey(store, { now: Date.now() });
