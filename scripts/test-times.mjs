@@ -31,9 +31,7 @@ const total = files.reduce((sum, f) => sum + f.seconds, 0);
 /** The light runner stamps a file's start and end on its worker's own clock (from after the file's imports): no wall time from them. */
 const lastEnd = Math.max(...run.testResults.map((r) => r.endTime));
 const wall = lastEnd >= run.startTime ? `${((lastEnd - run.startTime) / 1000).toFixed(0)} s of wall time, ` : '';
-process.stdout.write(
-  `${files.length} files, ${run.numTotalTests} tests (${run.numFailedTests} failed), ${wall}${total.toFixed(0)} s of file time\n\n`,
-);
+process.stdout.write(`${files.length} files, ${run.numTotalTests} tests (${run.numFailedTests} failed), ${wall}${total.toFixed(0)} s of file time\n\n`);
 process.stdout.write('| file | s | tests | cumulative |\n|---|---|---|---|\n');
 let cumulative = 0;
 for (const f of [...files].sort((a, b) => b.seconds - a.seconds).slice(0, Number(most))) {
