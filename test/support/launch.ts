@@ -2,10 +2,10 @@
  * The one launcher of the tests' long-lived child processes (the service as an operator starts it,
  * `npm start`, a redis-server of a test's own): each starts as the leader of a process group of its
  * own, and the whole group is killed (SIGKILL to -pid) on any outcome: the caller's stop, a start-up
- * timeout, the end of the test file that loaded this module (an afterAll registered here), the
- * worker's exit. What npm or a shell exec'd or spawned goes with it: nothing is left running.
+ * timeout, the end of every test file (`afterEachFile`), the worker's exit. What npm or a shell exec'd or spawned goes with it: nothing is left running.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { afterEachFile } from './each-file.js';
 
 export interface Launched {
   child: ChildProcess;
@@ -90,5 +90,5 @@ export async function killAllLaunched(): Promise<void> {
   await Promise.all([...live].map((launched) => launched.kill()));
 }
 
-// Whatever the outcome, at the end of every test file that loads this module (Jest loads it once per file).
-if (typeof afterAll === 'function') afterAll(killAllLaunched);
+// Whatever the outcome, at the end of every test file.
+afterEachFile(killAllLaunched);
