@@ -17,7 +17,9 @@ beforeAll(async () => {
   t = await startTestService();
 });
 afterAll(async () => {
-  process.env.NODE_ENV = savedNodeEnv;
+  // The worker runs other files after this one: put back what was there, absent included.
+  if (savedNodeEnv === undefined) delete process.env.NODE_ENV;
+  else process.env.NODE_ENV = savedNodeEnv;
   await t?.close();
 });
 
