@@ -23,6 +23,16 @@ export interface OwnedRedis {
   resume(): void;
 }
 
+/**
+ * The environment of a test's own redis-server: without libfaketime, which `npm run test:midnight`
+ * preloads into every process of the run (scripts/test-at.mjs). Redis keeps the real time there, as
+ * the shared one does; under the shifted clock it never listened.
+ */
+function realTimeEnv(): NodeJS.ProcessEnv {
+  const { LD_PRELOAD: _preload, FAKETIME: _offset, ...env } = process.env;
+  return env;
+}
+
 /** A redis-server of the test's own, on a free port, without persistence. */
 export async function ownRedis(): Promise<OwnedRedis> {
   const port = await freePort();
@@ -31,7 +41,10 @@ export async function ownRedis(): Promise<OwnedRedis> {
     url: `redis://127.0.0.1:${port}/0`,
     async start() {
       // By the one launcher: killed with the test file whatever the outcome (launch.ts).
-      server = launch('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { quiet: true });
+      server = launch('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+        quiet: true,
+        env: realTimeEnv(),
+      });
       await waitForPort(port, true);
     },
     async stop() {
