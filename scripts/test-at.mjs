@@ -4,9 +4,10 @@
  * scripts/test-at.mjs 23:59:50 [jest arguments]` starts the run at 23:59:50 UTC today, so that it
  * crosses midnight as a run started then would (a date read once and compared later, a day quota
  * counted across a restart). libfaketime (`apt-get install faketime`) shifts the clock by one
- * offset, which every child inherits with LD_PRELOAD (the services and CLIs the tests start, the
- * run's Chromium), so they agree with each other; PostgreSQL and Redis keep the real time, which
- * the product never reads (it passes its own `now`).
+ * offset, which every child inherits with LD_PRELOAD (the services and CLIs the tests start), so
+ * they agree with each other; PostgreSQL and Redis keep the real time, which the product never reads
+ * (it passes its own `now`), and so do the Redis servers the tests start and the run's Chromium, whose
+ * CPU throttling reads the thread's CPU clock, which libfaketime would shift too.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';

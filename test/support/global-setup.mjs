@@ -72,7 +72,10 @@ async function launchBrowser(root, globalConfig, missing) {
   // The same binary and flags as test/support/gates.ts and browser.ts (this file cannot import TypeScript on Node 22).
   const executablePath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && fs.existsSync(p));
   const args = ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
-  const server = await chromium.launchServer({ executablePath, args });
+  // On the real clock under `npm run test:midnight`, as Redis and PostgreSQL: Chromium's CPU throttling
+  // (the dashboard's double-click tests) reads the thread's CPU clock, which libfaketime shifts too.
+  const { LD_PRELOAD: _preload, FAKETIME: _offset, ...env } = process.env;
+  const server = await chromium.launchServer({ executablePath, args, env });
   globalThis.mgwBrowserServer = server;
   process.env.MGW_TEST_BROWSER_WS = server.wsEndpoint();
 }
