@@ -269,6 +269,8 @@ describe('a prepared entrance: the target the table found, read as data', () => 
     expect(outcome).toMatchObject({ admitted: true, target: { name: 'markets' }, params: 6 });
     const refused = await door().admit({ key: await keyOf('free') }, { found: target, limit: 0 });
     expect(refused).toMatchObject({ admitted: false, error: { status: 400, message: 'limit must be positive' }, target: { name: 'markets' } });
+    const withoutSunset = { ...target, gone: undefined };
+    expect(await door().admit({ key: await keyOf('free') }, { found: withoutSunset, limit: 1 })).toMatchObject({ admitted: true });
   });
 
   it("says the table's refusal only after the key step, and a missing key's 401 names ?apikey", async () => {
