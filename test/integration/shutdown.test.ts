@@ -53,7 +53,9 @@ it('finishes a request in flight before it exits: SIGTERM during a slow brief st
     const service = await spawnService(env);
     // fetch keeps its connection alive after the answer, as a load balancer would.
     const inFlight = fetch(`${service.b}/api/v1/brief`, { headers: { authorization: `Bearer ${key}` } });
-    await within(10_000, () => model.requests.length > 0); // the request is being served: its brief asked the model
+    // The request is being served once its brief asked the model (the market links' job asks it too, about its own pairs).
+    const briefAsked = () => model.requests.some((r) => JSON.stringify(r.body).includes('You write the morning brief'));
+    await within(10_000, briefAsked);
     const signalled = Date.now();
     const stopping = service.stop('SIGTERM');
     const res = await inFlight;
