@@ -54,3 +54,13 @@ export interface DashboardPage {
   /** Refuses any POST to this page, before its action runs or an unknown one is refused (the plan the page needs). */
   assertMayPost?(request: DashboardRequest): Promise<void>;
 }
+
+/**
+ * The answer to a form sent again (a reload of the page that answered it, a second click) whose
+ * change was made already: its page as a GET shows it, the fields empty, with `error` saying what
+ * the first send did and that nothing more was done (409).
+ */
+export function sentAgain(page: DashboardPage, request: DashboardRequest, error: string): Promise<DashboardAnswer> {
+  request.form = new URLSearchParams();
+  return page.get(request, { error, status: 409 });
+}

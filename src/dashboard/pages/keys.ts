@@ -17,7 +17,7 @@ import { utcDate } from '../../domain/time.js';
 import type { AccountKey } from '../../store/accounts.js';
 import { type Html, html } from '../html.js';
 import { confirmButton, distinctNames, postButton, postForm, secretField, stackedCell, stackedTableHead } from '../layout.js';
-import type { DashboardAnswer, DashboardPage, DashboardRequest } from '../page.js';
+import { type DashboardAnswer, type DashboardPage, type DashboardRequest, sentAgain } from '../page.js';
 import { actorOf, noticeOf, signedInAccount, timeCell, utcText } from './signed-in-account.js';
 import { accountScope } from '../../domain/scope.js';
 
@@ -98,10 +98,12 @@ function madeByThisForm(r: DashboardRequest, keys: readonly AccountKey[], name: 
   return keys.slice(Number(seen)).find((k) => k.name === name.trim());
 }
 
-async function alreadyMade(r: DashboardRequest, key: AccountKey): Promise<DashboardAnswer> {
-  r.form = new URLSearchParams();
-  const error = `This form already made the key "${key.name}" (${key.displayPrefix}…) at ${utcText(key.createdAt)}, and showed it in the answer to that request, once. No other key was made. If you did not copy it, revoke it and make another with the form below.`;
-  return keysPage.get(r, { error, status: 409 });
+function alreadyMade(r: DashboardRequest, key: AccountKey): Promise<DashboardAnswer> {
+  return sentAgain(
+    keysPage,
+    r,
+    `This form already made the key "${key.name}" (${key.displayPrefix}…) at ${utcText(key.createdAt)}, and showed it in the answer to that request, once. No other key was made. If you did not copy it, revoke it and make another with the form below.`,
+  );
 }
 
 function createForm(r: DashboardRequest, seen: number) {

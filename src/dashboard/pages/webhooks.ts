@@ -22,7 +22,7 @@ import {
 } from '../../webhooks/endpoints.js';
 import { type Html, html } from '../html.js';
 import { postButton, postForm, secretField, stackedCell, stackedTableHead } from '../layout.js';
-import type { DashboardAnswer, DashboardPage, DashboardRequest } from '../page.js';
+import { type DashboardAnswer, type DashboardPage, type DashboardRequest, sentAgain } from '../page.js';
 import { actorOf, noticeOf, signedInAccount, timeCell, utcText } from './signed-in-account.js';
 import { accountScope } from '../../domain/scope.js';
 
@@ -100,9 +100,11 @@ async function addedByThisForm(r: DashboardRequest, account: Account): Promise<W
 }
 
 function alreadyAdded(r: DashboardRequest, endpoint: WebhookEndpoint): Promise<DashboardAnswer> {
-  r.form = new URLSearchParams();
-  const error = `This form already added the endpoint ${endpoint.url} at ${utcText(endpoint.createdAt)}, and showed its signing secret in the answer to that request, once. No other endpoint was added. If you did not copy the secret, rotate it.`;
-  return webhooksPage.get(r, { error, status: 409 });
+  return sentAgain(
+    webhooksPage,
+    r,
+    `This form already added the endpoint ${endpoint.url} at ${utcText(endpoint.createdAt)}, and showed its signing secret in the answer to that request, once. No other endpoint was added. If you did not copy the secret, rotate it.`,
+  );
 }
 
 /**
@@ -118,9 +120,11 @@ function rotationSeen(r: DashboardRequest): number | undefined {
 }
 
 function alreadyRotated(r: DashboardRequest, endpoint: WebhookEndpoint): Promise<DashboardAnswer> {
-  r.form = new URLSearchParams();
-  const error = `The signing secret of ${endpoint.url} was rotated after this form was shown, and the new secret was shown in the answer to that request, once. It was not rotated again. If you did not copy it, rotate it again from the table below.`;
-  return webhooksPage.get(r, { error, status: 409 });
+  return sentAgain(
+    webhooksPage,
+    r,
+    `The signing secret of ${endpoint.url} was rotated after this form was shown, and the new secret was shown in the answer to that request, once. It was not rotated again. If you did not copy it, rotate it again from the table below.`,
+  );
 }
 
 function addForm(r: DashboardRequest, newest: number) {
