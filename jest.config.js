@@ -7,7 +7,7 @@
  * `tsc --noEmit` once before Jest.
  *
  * What the light runner does not isolate: a module's state lives as long as the worker, across the
- * files it runs (none of the suite's modules keeps state that a file depends on finding fresh), and
+ * files it runs (a support module that keeps some resets it for each file, with afterEachFile), and
  * it gives no test a timeout of its own (test/support/test-timeouts.ts does). It offers no
  * `import { jest } from '@jest/globals'`: spies come from `jest-mock`, fake clocks from
  * `@sinonjs/fake-timers`, as the tests import them.
@@ -44,7 +44,8 @@ const PROCESS_AND_FAULT_SUITES = [
  * MGW_TEST_SCOPE: `quick` (npm test) the local project without the suites above; unset (npm run
  * test:jest) the local project; `all` (npm run test:all, npm run test:distributed) also the
  * `distributed` project: the contract suites again on PostgreSQL and Redis, in the same Jest run
- * (so on the same workers, beside the rest, rather than a second run after it).
+ * (beside the rest, within the same number of files at once, rather than a second run after it;
+ * each project has worker processes of its own).
  */
 const scope = process.env.MGW_TEST_SCOPE;
 
@@ -92,9 +93,10 @@ const distributed = {
  * Workers: half as many again as the cores (3 on 2), 8 at most. A worker spends much of a file
  * waiting on a service, a child process, a lease or a fault's timer, when a core is free for another
  * file; past 8, the shared PostgreSQL's connections and the machine's memory run short first.
- * MGW_TEST_WORKERS sets another number.
+ * MGW_TEST_WORKERS sets another number, 2 at least: with one (as with `-i`, `--runInBand`), the light
+ * runner runs the files in Jest's own process, which this suite does not support.
  */
-const workers = Number(process.env.MGW_TEST_WORKERS) || Math.min(8, Math.max(2, Math.round(os.availableParallelism() * 1.5)));
+const workers = Math.max(2, Number(process.env.MGW_TEST_WORKERS) || Math.min(8, Math.round(os.availableParallelism() * 1.5)));
 
 export default {
   projects: scope === 'all' ? [local, distributed] : [local],

@@ -20,6 +20,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { reportError } from '../../src/cli/errors.js';
 import { buildProgram } from '../../src/cli/program.js';
 import type { CliResult } from './cli.js';
+import { afterEachFile } from './each-file.js';
 
 interface Run {
   env: NodeJS.ProcessEnv;
@@ -62,6 +63,10 @@ function routedEnv(own: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 let envRouted = false;
 let queue: Promise<unknown> = Promise.resolve();
+// A run that never settled (its test timed out) holds up no later file on this worker.
+afterEachFile(() => {
+  queue = Promise.resolve();
+});
 
 /**
  * Runs the CLI with `args` (what follows `market-gateway`), the environment a child of `runCli`

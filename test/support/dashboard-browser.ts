@@ -37,6 +37,9 @@ const violations: { page: string; ids: string[] }[] = [];
 /** The file's service (and webhook settings for a loopback receiver), and its connection to the run's Chromium. */
 export function setUpDashboardBrowser(): void {
   beforeAll(async () => {
+    // This module outlives a file on its worker: the contexts and findings are the file's own.
+    contexts.clear();
+    violations.length = 0;
     t = await startTestService({
       clock: new TestClock(realSecond()),
       env: { WEBHOOK_ALLOW_HTTP: '1', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8', WEBHOOK_POLL_MS: '100' },

@@ -4,6 +4,7 @@
  * clock at a time; `realClock` puts the real ones back and may be called twice.
  */
 import { type Clock, type Config, install } from '@sinonjs/fake-timers';
+import { afterEachFile } from './each-file.js';
 
 let installed: Clock | undefined;
 
@@ -21,6 +22,9 @@ export function realClock(): void {
   installed?.uninstall();
   installed = undefined;
 }
+
+// A file that left the clock fake must not freeze the timers of the files after it on its worker.
+afterEachFile(realClock);
 
 /** Runs the timers due within `ms`, letting promises settle between them. */
 export async function tickAsync(ms: number): Promise<void> {

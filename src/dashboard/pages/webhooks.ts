@@ -230,8 +230,8 @@ export const webhooksPage: DashboardPage = {
     async add(r) {
       const account = await signedInAccount(r);
       const now = r.services.now();
-      const sentAgain = await addedByThisForm(r, account);
-      if (sentAgain) return alreadyAdded(r, sentAgain);
+      const added = await addedByThisForm(r, account);
+      if (added) return alreadyAdded(r, added);
       const events = r.form.getAll('events');
       const made = await registerEndpoint(
         r.services.webhooks,
