@@ -53,7 +53,7 @@ const scope = process.env.MGW_TEST_SCOPE;
  * Jest's default runner, for StrykerJS (scripts/stryker.config.mjs), whose per-test coverage needs
  * Jest's own test environment: the files are transpiled by swc and evaluated in vm contexts.
  */
-export const VM_RUNNER = {
+const VM_RUNNER = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },

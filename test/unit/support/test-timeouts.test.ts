@@ -37,5 +37,9 @@ it('every test of a file is given the timeout it was declared with, as it is add
   // Unwrapped, the body would never settle: the race ends after a second, with a value.
   const unwrapped = delay(1_000, 'never settled: the body was not wrapped', { ref: false });
   await expect(Promise.race([called, unwrapped])).rejects.toThrow(`test "${DECLARED}": exceeded the timeout of 20 ms`);
-  expect(DEFAULT_TIMEOUT_MS).toBe(30_000);
+});
+
+it("a test declared without a timeout gets jest.config.js's, as Jest's own runner would give it", async () => {
+  const config = (await import(new URL('../../../jest.config.js', import.meta.url).href)) as { default: { testTimeout: number } };
+  expect(DEFAULT_TIMEOUT_MS).toBe(config.default.testTimeout);
 });
